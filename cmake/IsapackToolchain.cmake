@@ -6,7 +6,8 @@
 #                   clang-N on PATH (Debian's spelling), then clang
 #   ISAPACK_LLD     ld.lld of the same LLVM; default: ld.lld-N, then ld.lld
 # Set in the caller by isapack_toolchain_setup():
-#   ISAPACK_LLVM_LINK, ISAPACK_LLVM_OBJCOPY   tools next to ISAPACK_LLD's LLVM
+#   ISAPACK_LLVM_LINK, ISAPACK_LLVM_OBJCOPY, ISAPACK_LLVM_READELF
+#                                            tools of the same LLVM major
 #   ISAPACK_CLANG_VERSION                    e.g. 19.1.7
 #   ISAPACK_CLANG_MAJOR                      e.g. 19
 #   ISAPACK_CLANG_SUPPORTED                  processors from --print-supported-cpus
@@ -102,7 +103,8 @@ function(isapack_toolchain_setup)
   _isapack_find_versioned_tool(ISAPACK_LLD ld.lld ${_major} "ld.lld of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_LINK llvm-link ${_major} "llvm-link of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_OBJCOPY llvm-objcopy ${_major} "llvm-objcopy of the device clang's LLVM")
-  foreach(_tool ISAPACK_LLD ISAPACK_LLVM_LINK ISAPACK_LLVM_OBJCOPY)
+  _isapack_find_versioned_tool(ISAPACK_LLVM_READELF llvm-readelf ${_major} "llvm-readelf of the device clang's LLVM")
+  foreach(_tool ISAPACK_LLD ISAPACK_LLVM_LINK ISAPACK_LLVM_OBJCOPY ISAPACK_LLVM_READELF)
     if(NOT ${_tool})
       message(FATAL_ERROR
         "${_tool} not found for LLVM ${_major}. Debian: apt-get install lld-${_major} llvm-${_major}; "

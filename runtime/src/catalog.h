@@ -1,0 +1,64 @@
+// Reads an isapack catalog (catalog_format.h) from memory: the one embedded
+// in libisapack, or one found in a file by `isapack inspect`. Parsing checks
+// every offset and size and the table of contents' hash before anything is
+// trusted; entries are decoded on access without allocating.
+#ifndef ISAPACK_RUNTIME_CATALOG_H_
+#define ISAPACK_RUNTIME_CATALOG_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "error.h"
+
+namespace isapack {
+
+// Strings point into the catalog and are NUL-terminated there.
+struct CatalogEntry {
+  std::string_view target_id;    // "gfx11-generic"
+  std::string_view covers;       // "gfx1100 gfx1101 ..."
+  uint32_t e_flags = 0;          // ELF e_flags
+  unsigned code_object_version = 0;
+  bool uses_dictionary = false;
+  std::span<const uint8_t> payload;  // the zstd frame
+  uint64_t uncompressed_size = 0;
+  uint64_t xxh3_64 = 0;
+};
+
+class Catalog {
+ public:
+  Catalog() = default;
+
+  // Validates a catalog image. The image must outlive the Catalog.
+  static Expected<Catalog> Parse(std::span<const uint8_t> image);
+
+  size_t size() const { return entry_count_; }
+  CatalogEntry entry(size_t index) const;
+  std::string_view build_info() const { return build_info_; }
+  uint32_t zstd_level() const { return zstd_level_; }
+  std::span<const uint8_t> dictionary() const { return dictionary_; }
+  std::span<const uint8_t> image() const { return image_; }
+
+  // Decompresses entry `index` into out[0, uncompressed_size): the frame must
+  // declare exactly the recorded size (so a damaged frame cannot decompress
+  // past it) and the result must match the recorded XXH3-64. Errors name the
+  // entry. `out` must hold at least uncompressed_size bytes.
+  Status Decompress(size_t index, std::span<uint8_t> out) const;
+
+ private:
+  std::span<const uint8_t> image_;
+  std::span<const uint8_t> strings_;
+  std::span<const uint8_t> dictionary_;
+  std::string_view build_info_;
+  size_t entry_count_ = 0;
+  uint32_t zstd_level_ = 0;
+};
+
+// Finds the catalog inside a larger image (a shared library read as a file):
+// the first kMagic at a 64-byte aligned offset that parses. Used by
+// `isapack inspect`.
+Expected<Catalog> FindCatalog(std::span<const uint8_t> image);
+
+}  // namespace isapack
+
+#endif  // ISAPACK_RUNTIME_CATALOG_H_

@@ -1,0 +1,159 @@
+// Build-time packer of the embedded catalog:
+//   isapack_pack_catalog <manifest.json> <catalog.bin> <report.json>
+// The manifest (written by cmake/IsapackDeviceLibrary.cmake) lists each
+// validated code object with its target ID, version and covered targets,
+// plus the build info. Each code object becomes one zstd frame so the runtime
+// decompresses only the one it needs. The packer measures whether a zstd
+// dictionary trained on the set, or a higher level, makes the catalog smaller
+// and keeps whichever is smallest; the report records every number.
+#include <nlohmann/json.hpp>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+#include "catalog_writer.h"
+#include "code_object.h"
+
+namespace {
+
+using isapack::CatalogEncoding;
+using isapack::CatalogInput;
+using json = nlohmann::json;
+
+[[noreturn]] void Die(const std::string& message) {
+  std::cerr << "isapack_pack_catalog: " << message << "\n";
+  std::exit(1);
+}
+
+std::vector<uint8_t> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Die("cannot read " + path + ": " + std::strerror(errno));
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush()) Die("cannot write " + temporary + ": " + std::strerror(errno));
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    Die("cannot rename " + temporary + " to " + path + ": " + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+int Pack(int argc, char** argv);
+
+int main(int argc, char** argv) {
+  try {
+    return Pack(argc, argv);
+  } catch (const std::exception& e) {
+    Die(e.what());
+  }
+}
+
+int Pack(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "usage: " << argv[0] << " <manifest.json> <catalog.bin> <report.json>\n";
+    return 2;
+  }
+  json manifest;
+  try {
+    manifest = json::parse(ReadFile(argv[1]));
+  } catch (const json::exception& e) {
+    Die(std::string(argv[1]) + ": " + e.what());
+  }
+  std::vector<CatalogInput> inputs;
+  for (const json& entry : manifest.at("entries")) {
+    CatalogInput input;
+    input.target_id = entry.at("target_id").get<std::string>();
+    input.covers = entry.at("covers").get<std::string>();
+    input.code_object_version = entry.at("code_object_version").get<unsigned>();
+    input.bytes = ReadFile(entry.at("path").get<std::string>());
+    auto header = isapack::ReadCodeObjectHeader(input.bytes);
+    if (!header) Die(input.target_id + ": " + header.error().message);
+    input.e_flags = header->flags;
+    inputs.push_back(std::move(input));
+  }
+  if (inputs.empty()) Die("the manifest lists no code objects");
+  const std::string build_info = manifest.at("build_info").dump();
+  const int base_level = manifest.at("zstd_level").get<int>();
+
+  // Candidates: the configured level, the maximum level, and each with a
+  // dictionary of a few sizes. The smallest total (dictionary included) wins;
+  // ties keep the simpler encoding (earlier in this list).
+  json report;
+  report["candidates"] = json::array();
+  std::vector<CatalogEncoding> candidates;
+  std::vector<int> levels = {base_level};
+  if (ZSTD_maxCLevel() != base_level) levels.push_back(ZSTD_maxCLevel());
+  for (int level : levels) {
+    candidates.push_back(isapack::EncodeCatalog(inputs, level));
+    report["candidates"].push_back({{"level", level}, {"dictionary_bytes", 0},
+                                    {"total_bytes", candidates.back().total()}});
+  }
+  size_t sample_bytes = 0;
+  for (const CatalogInput& input : inputs) sample_bytes += input.bytes.size();
+  for (size_t capacity : {size_t{2048}, size_t{4096}, size_t{8192}, size_t{16384}}) {
+    if (capacity >= sample_bytes) break;
+    std::string reason;
+    auto dictionary = isapack::TrainDictionary(inputs, capacity, &reason);
+    if (!dictionary) {
+      report["candidates"].push_back({{"dictionary_capacity", capacity}, {"error", reason}});
+      continue;
+    }
+    candidates.push_back(isapack::EncodeCatalog(inputs, base_level, *dictionary));
+    report["candidates"].push_back({{"level", base_level},
+                                    {"dictionary_capacity", capacity},
+                                    {"dictionary_bytes", candidates.back().dictionary.size()},
+                                    {"total_bytes", candidates.back().total()}});
+  }
+  size_t best = 0;
+  for (size_t i = 1; i < candidates.size(); ++i) {
+    if (candidates[i].total() < candidates[best].total()) best = i;
+  }
+  const CatalogEncoding& chosen = candidates[best];
+  const std::vector<uint8_t> catalog = isapack::LayoutCatalog(inputs, chosen, build_info);
+
+  // Read back what was written before installing it.
+  auto parsed = isapack::Catalog::Parse(catalog);
+  if (!parsed) Die("the packed catalog does not parse: " + parsed.error().message);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<uint8_t> round_trip(inputs[i].bytes.size());
+    isapack::Status status = parsed->Decompress(i, round_trip);
+    if (!status || round_trip != inputs[i].bytes) {
+      Die(inputs[i].target_id + ": does not decompress to its code object");
+    }
+  }
+  WriteFileAtomically(argv[2], catalog);
+
+  size_t uncompressed = 0;
+  report["entries"] = json::array();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    uncompressed += inputs[i].bytes.size();
+    report["entries"].push_back({{"target_id", inputs[i].target_id},
+                                 {"code_object_version", inputs[i].code_object_version},
+                                 {"uncompressed_bytes", inputs[i].bytes.size()},
+                                 {"compressed_bytes", chosen.frames[i].size()}});
+  }
+  report["zstd_level"] = chosen.level;
+  report["dictionary_bytes"] = chosen.dictionary.size();
+  report["uncompressed_bytes"] = uncompressed;
+  report["compressed_bytes"] = chosen.total();
+  report["catalog_bytes"] = catalog.size();
+  const std::string text = report.dump(2) + "\n";
+  WriteFileAtomically(argv[3], std::vector<uint8_t>(text.begin(), text.end()));
+  return 0;
+}

@@ -1,0 +1,66 @@
+// Build-time gate for every code object:
+//   isapack_validate_code_object <input> <output> <target-id> <code-object-version>
+// Validates <input> against what the build asked for (code_object.h) and only
+// then writes <output>, through a temporary file and a rename. On failure it
+// prints one line per mismatch, naming the object, removes any stale
+// <output> and exits 1, so the build stops and nothing half-checked is
+// embedded.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "code_object.h"
+
+namespace {
+
+int Fail(const std::string& output, const std::string& message) {
+  std::remove(output.c_str());
+  std::cerr << "isapack: code object " << output << ": " << message << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::cerr << "usage: " << argv[0] << " <input> <output> <target-id> <code-object-version>\n";
+    return 2;
+  }
+  const std::string input = argv[1];
+  const std::string output = argv[2];
+  const std::string target_text = argv[3];
+  const unsigned version = static_cast<unsigned>(std::strtoul(argv[4], nullptr, 10));
+
+  isapack::CodeObjectExpectation expected;
+  expected.code_object_version = version;
+  const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &expected.target);
+  if (parse.error != isapack::TargetIdError::kOk) {
+    return Fail(output, isapack::DescribeTargetIdError(target_text, parse));
+  }
+  std::ifstream in(input, std::ios::binary);
+  if (!in) return Fail(output, "cannot read " + input + ": " + std::strerror(errno));
+  const std::vector<uint8_t> image((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+  const std::vector<std::string> problems = isapack::ValidateCodeObject(image, expected);
+  if (!problems.empty()) {
+    std::string message = "does not match " + target_text + " (code object v" + argv[4] + "):";
+    for (const std::string& problem : problems) message += "\n  " + problem;
+    return Fail(output, message);
+  }
+  const std::string temporary = output + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
+    if (!out.flush()) return Fail(output, "cannot write " + temporary + ": " + std::strerror(errno));
+  }
+  if (std::rename(temporary.c_str(), output.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return Fail(output, std::string("cannot rename into place: ") + std::strerror(errno));
+  }
+  return 0;
+}
