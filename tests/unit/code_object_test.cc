@@ -221,7 +221,8 @@ TEST(CodeObjectReader, DecodesTheHeaderOfEachVersion) {
 TEST(CodeObjectReader, FindsTheMetadataNote) {
   ElfSpec spec = Gfx11Generic();
   spec.metadata_note = {0x81, 0xa1, 'a', 0x01};  // msgpack {"a": 1}
-  auto note = FindMetadataNote(BuildElf(spec));
+  const std::vector<uint8_t> image = BuildElf(spec);
+  auto note = FindMetadataNote(image);
   ASSERT_TRUE(note);
   EXPECT_EQ(std::vector<uint8_t>(note->begin(), note->end()), spec.metadata_note);
 }

@@ -109,6 +109,145 @@ ISAPACK_API isapack_status_t isapack_select(const char* const* isa_names, size_t
                                             size_t* out_entry, char* trace_buffer,
                                             size_t trace_capacity, size_t* out_trace_length);
 
+/* ---------------------------------------------------------------------------
+ * Devices
+ *
+ * A device is one GPU agent of the HSA runtime with the matching embedded
+ * code object loaded, the device library's kernels resolved and a queue.
+ * ------------------------------------------------------------------------- */
+
+typedef struct isapack_device_s* isapack_device_t;
+
+typedef struct isapack_device_options_s {
+  uint32_t struct_size;         /* sizeof(isapack_device_options_t) */
+  const char* libhsa_path;      /* libhsa-runtime64 file or directory; NULL: ISAPACK_LIBHSA_PATH
+                                   (ignored by setuid programs), then the system loader */
+  const char* agent_uuid;       /* pick the GPU agent with this HSA UUID ("GPU-..."), or NULL */
+  uint32_t agent_ordinal;       /* else pick the agent_ordinal-th GPU agent (HSA order) */
+  uint32_t queue_packets;       /* AQL queue size in packets; 0: 64 */
+  uint32_t dispatch_timeout_ms; /* how long blocking operations wait; 0: 10000 */
+} isapack_device_options_t;
+
+/* Fills in the defaults (first GPU agent, system HSA runtime). */
+ISAPACK_API void isapack_device_options_init(isapack_device_options_t* options);
+
+/* Loads the HSA runtime, picks the GPU agent, selects the embedded code
+ * object for its ISA list, checks it (hash, ELF flags) before HSA sees it,
+ * loads it, resolves every kernel and creates a queue. Errors say what to do:
+ * NO_DEVICE (no /dev/kfd), PERMISSION_DENIED (render/video groups),
+ * HSA_UNAVAILABLE (no libhsa-runtime64), UNSUPPORTED_DEVICE (with the
+ * selector to rebuild with), ROCR_TOO_OLD, LOAD_REJECTED. */
+ISAPACK_API isapack_status_t isapack_device_create(const isapack_device_options_t* options,
+                                                   isapack_device_t* out_device);
+
+/* Waits for nothing: releases the queue, memory, executable and the HSA
+ * runtime in reverse order. NULL is allowed. */
+ISAPACK_API void isapack_device_destroy(isapack_device_t device);
+
+typedef struct isapack_device_info_s {
+  const char* agent_name;      /* HSA agent name, e.g. "gfx1103" */
+  const char* product_name;    /* marketing name as HSA reports it */
+  const char* uuid;            /* HSA UUID, e.g. "GPU-0e12865a3bf5b7ab" */
+  const char* isa_names;       /* the agent's ISA names, space separated, priority order */
+  const char* code_object;     /* target ID of the code object loaded */
+  size_t catalog_entry;        /* its index in the catalog */
+  const char* selection_trace; /* candidates tried and why each was taken or not */
+  const char* hsa_library;     /* path of the libhsa-runtime64 in use */
+  const char* simulation;      /* NULL on a real HSA runtime; otherwise the self-description of
+                                  isapack's simulated HSA runtime (a test double: no GPU ran) */
+  uint32_t agent_ordinal;      /* index among GPU agents */
+  uint32_t wavefront_size;     /* as HSA reports it */
+} isapack_device_info_t;
+
+ISAPACK_API isapack_status_t isapack_device_info(isapack_device_t device,
+                                                 isapack_device_info_t* out_info);
+
+typedef enum isapack_memory_kind_e {
+  ISAPACK_MEMORY_HOST_VISIBLE = 0, /* system memory the GPU can access; readable by the host */
+  ISAPACK_MEMORY_DEVICE_LOCAL = 1, /* GPU memory; not readable by the host (copy it out) */
+} isapack_memory_kind_t;
+
+/* Allocates memory the device's kernels can use; free it with
+ * isapack_device_free (or it is freed with the device). */
+ISAPACK_API isapack_status_t isapack_device_alloc(isapack_device_t device, size_t size,
+                                                  isapack_memory_kind_t kind, void** out_ptr);
+ISAPACK_API isapack_status_t isapack_device_free(isapack_device_t device, void* ptr);
+
+/* Blocking fill: byte i of [dst, dst + length) becomes byte (i % pattern_width)
+ * of pattern (little-endian); pattern_width is 1, 2, 4 or 8. */
+ISAPACK_API isapack_status_t isapack_device_fill(isapack_device_t device, void* dst, size_t length,
+                                                 uint64_t pattern, uint32_t pattern_width);
+/* Blocking copy of length bytes; the regions must not overlap. */
+ISAPACK_API isapack_status_t isapack_device_copy(isapack_device_t device, void* dst, const void* src,
+                                                 size_t length);
+
+/* A dispatch in flight. */
+typedef struct isapack_completion_s* isapack_completion_t;
+
+ISAPACK_API isapack_status_t isapack_device_fill_async(isapack_device_t device, void* dst,
+                                                       size_t length, uint64_t pattern,
+                                                       uint32_t pattern_width,
+                                                       isapack_completion_t* out_completion);
+ISAPACK_API isapack_status_t isapack_device_copy_async(isapack_device_t device, void* dst,
+                                                       const void* src, size_t length,
+                                                       isapack_completion_t* out_completion);
+/* Waits up to timeout_ms (0: the device's dispatch timeout); TIMEOUT when the
+ * dispatch has not completed by then. */
+ISAPACK_API isapack_status_t isapack_completion_wait(isapack_completion_t completion,
+                                                     uint32_t timeout_ms);
+/* Releases a completion. One still in flight is kept by its device until
+ * the device is destroyed. */
+ISAPACK_API void isapack_completion_release(isapack_completion_t completion);
+
+/* What the probe kernel saw, after its records were checked against the
+ * dispatch that ran it. */
+typedef struct isapack_probe_report_s {
+  uint32_t wavefront_size;       /* the wavefront size the kernel ran with */
+  uint32_t agent_wavefront_size; /* the wavefront size HSA reports for the agent */
+  uint32_t grid_size;            /* work items dispatched */
+  uint32_t workgroup_size;       /* work items per workgroup */
+  uint32_t work_items_verified;  /* records whose IDs and active lanes matched the dispatch */
+  uint32_t distinct_hw_ids;      /* distinct HW_ID values the work items reported */
+  uint32_t hw_id;                /* HW_ID (gfx6-9) or HW_ID1 (gfx10+) of work item 0 */
+  uint32_t reserved;             /* zero */
+  uint64_t clock;                /* cycle counter read by work item 0 */
+} isapack_probe_report_t;
+
+/* Runs the probe kernel and checks every record. DATA_CORRUPT when a record
+ * does not match the dispatch. */
+ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device,
+                                                  isapack_probe_report_t* out_report);
+
+/* ---------------------------------------------------------------------------
+ * Agents, without creating a device
+ * ------------------------------------------------------------------------- */
+
+typedef struct isapack_agent_list_s* isapack_agent_list_t;
+
+typedef struct isapack_agent_info_s {
+  uint32_t ordinal;            /* index among GPU agents */
+  const char* agent_name;      /* e.g. "gfx1103" */
+  const char* product_name;
+  const char* uuid;
+  const char* isa_names;       /* space separated, priority order */
+  const char* code_object;     /* target ID this build would load, or NULL */
+  isapack_status_code_t selection_code; /* OK, UNSUPPORTED_DEVICE or ROCR_TOO_OLD */
+  const char* selection_message;        /* "" when covered; else why not and what to rebuild with */
+  const char* selection_trace;
+} isapack_agent_info_t;
+
+/* Initialises the HSA runtime (libhsa_path as in the device options) and
+ * lists its GPU agents with what this build would load on each. */
+ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path,
+                                                       isapack_agent_list_t* out_list);
+ISAPACK_API size_t isapack_agent_list_count(isapack_agent_list_t list);
+ISAPACK_API isapack_status_t isapack_agent_list_get(isapack_agent_list_t list, size_t index,
+                                                    isapack_agent_info_t* out_info);
+/* Path of the HSA runtime used, and its simulation description (NULL when real). */
+ISAPACK_API const char* isapack_agent_list_hsa_library(isapack_agent_list_t list);
+ISAPACK_API const char* isapack_agent_list_simulation(isapack_agent_list_t list);
+ISAPACK_API void isapack_agent_list_free(isapack_agent_list_t list);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,351 @@
+#include "expansion.h"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+#include "target_id.h"
+#include "target_table.h"
+
+namespace isapack {
+namespace {
+
+enum class Kind { kNone, kProcessor, kGeneric, kFamily, kBundle };
+
+Kind KindOf(std::string_view name) {
+  if (FindProcessor(name)) return Kind::kProcessor;
+  if (FindGeneric(name)) return Kind::kGeneric;
+  if (const GroupInfo* group = FindGroup(name)) {
+    return group->kind == GroupKind::kBundle ? Kind::kBundle : Kind::kFamily;
+  }
+  return Kind::kNone;
+}
+
+std::string Trim(std::string_view text) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return std::string(text);
+}
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+size_t Levenshtein(const std::string& a, const std::string& b) {
+  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 0; i < a.size(); ++i) {
+    current[0] = i + 1;
+    for (size_t j = 0; j < b.size(); ++j) {
+      current[j + 1] = std::min({previous[j] + (a[i] == b[j] ? 0 : 1), previous[j + 1] + 1, current[j] + 1});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::string Join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+std::string UnknownSelectorMessage(const std::string& selector) {
+  const std::string base = selector.substr(0, selector.find(':'));
+  const std::string lower = Lower(base);
+  std::string best;
+  size_t best_distance = 4;
+  for (const std::string& candidate : AllSelectors()) {
+    const size_t distance = Levenshtein(lower, Lower(candidate));
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  std::string message = "unknown GPU selector '" + selector + "'";
+  if (!best.empty()) message += "; did you mean '" + best + "'?";
+  std::vector<std::string> processors, generics, families, bundles;
+  for (const ProcessorInfo& p : Processors()) processors.emplace_back(p.name);
+  for (const GenericInfo& g : Generics()) generics.emplace_back(g.name);
+  for (const GroupInfo& g : Groups()) {
+    (g.kind == GroupKind::kBundle ? bundles : families).emplace_back(g.name);
+  }
+  message += "\nValid selectors (spelled exactly so):";
+  message += "\n  exact targets: " + Join(processors, " ");
+  message += "\n  generic targets: " + Join(generics, " ");
+  message += "\n  families: " + Join(families, " ");
+  message += "\n  bundles: " + Join(bundles, " ");
+  message +=
+      "\nExact and generic targets take target-ID features, e.g. gfx90a:xnack+ or "
+      "gfx942:sramecc+:xnack-.";
+  return message;
+}
+
+struct ParsedSelector {
+  std::string base;
+  Kind kind = Kind::kNone;
+  FeatureSetting sramecc = FeatureSetting::kAny;
+  FeatureSetting xnack = FeatureSetting::kAny;
+};
+
+// The checks of _isapack_parse_selector, in the same order.
+Expected<ParsedSelector> ParseSelector(const std::string& selector) {
+  ParsedSelector parsed;
+  const size_t colon = selector.find(':');
+  parsed.base = selector.substr(0, colon);
+  parsed.kind = KindOf(parsed.base);
+  if (parsed.kind == Kind::kNone) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, UnknownSelectorMessage(selector));
+  }
+  if (colon == std::string::npos) return parsed;
+  if (parsed.kind == Kind::kFamily || parsed.kind == Kind::kBundle) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                     "GPU selector '" + selector +
+                         "': target features apply to exact and generic targets, not to the " +
+                         (parsed.kind == Kind::kFamily ? "family " : "bundle ") + parsed.base);
+  }
+  size_t at = colon;
+  while (at != std::string::npos) {
+    const size_t next = selector.find(':', at + 1);
+    const std::string part = selector.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+    at = next;
+    const bool well_formed = part.size() >= 2 && (part.back() == '+' || part.back() == '-') &&
+                             (part.substr(0, part.size() - 1) == "sramecc" ||
+                              part.substr(0, part.size() - 1) == "xnack");
+    if (!well_formed) {
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       "GPU selector '" + selector + "': malformed target feature '" + part +
+                           "'; features are sramecc+, sramecc-, xnack+ and xnack-");
+    }
+    const std::string feature = part.substr(0, part.size() - 1);
+    const bool is_sramecc = feature == "sramecc";
+    FeatureSetting& setting = is_sramecc ? parsed.sramecc : parsed.xnack;
+    if (setting != FeatureSetting::kAny) {
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       "GPU selector '" + selector + "': target feature '" + feature + "' is given twice");
+    }
+    FeatureSupport support;
+    if (const ProcessorInfo* p = FindProcessor(parsed.base)) {
+      support = is_sramecc ? p->sramecc : p->xnack;
+    } else {
+      const GenericInfo* g = FindGeneric(parsed.base);
+      support = is_sramecc ? g->sramecc : g->xnack;
+    }
+    if (support == FeatureSupport::kAlways) {
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       "GPU selector '" + selector + "': " + parsed.base + " always has " + feature +
+                           " on, so its target ID never carries " + feature + "; use '" +
+                           parsed.base + "'");
+    }
+    if (support != FeatureSupport::kSupported) {
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       "GPU selector '" + selector + "': " + parsed.base + " has no " + feature +
+                           " setting; use '" + parsed.base + "'");
+    }
+    setting = part.back() == '+' ? FeatureSetting::kOn : FeatureSetting::kOff;
+  }
+  return parsed;
+}
+
+std::string CannotBuildReason(std::string_view name, unsigned llvm_major) {
+  unsigned first = 0, removed = 0;
+  if (const ProcessorInfo* p = FindProcessor(name)) {
+    first = p->llvm;
+    removed = p->llvm_removed;
+  } else if (const GenericInfo* g = FindGeneric(name)) {
+    first = g->llvm;
+  }
+  std::string why;
+  if (llvm_major < first) {
+    why = "it first appears in LLVM " + std::to_string(first);
+  } else if (removed != 0 && llvm_major >= removed) {
+    why = "LLVM " + std::to_string(removed) + " removed it";
+  } else {
+    why = "it is missing from the compiler's supported processor list";
+  }
+  return "LLVM " + std::to_string(llvm_major) + " cannot build " + std::string(name) + ": " + why;
+}
+
+std::string FormatId(std::string_view base, FeatureSetting sramecc, FeatureSetting xnack) {
+  std::string id(base);
+  if (sramecc == FeatureSetting::kOn) id += ":sramecc+";
+  if (sramecc == FeatureSetting::kOff) id += ":sramecc-";
+  if (xnack == FeatureSetting::kOn) id += ":xnack+";
+  if (xnack == FeatureSetting::kOff) id += ":xnack-";
+  return id;
+}
+
+struct Request {
+  const ProcessorInfo* processor;
+  FeatureSetting sramecc;
+  FeatureSetting xnack;
+  bool explicit_target;
+  std::string selector;
+};
+
+// Sort key shared with CMake: the processor's data-file index, then the ID.
+using OrderKey = std::tuple<size_t, std::string>;
+
+OrderKey KeyOf(const std::string& exact_id) {
+  const ProcessorInfo* p = FindProcessor(exact_id.substr(0, exact_id.find(':')));
+  return {IndexOf(*p), exact_id};
+}
+
+}  // namespace
+
+std::vector<std::string> AllSelectors() {
+  std::vector<std::string> names;
+  for (const ProcessorInfo& p : Processors()) names.emplace_back(p.name);
+  for (const GenericInfo& g : Generics()) names.emplace_back(g.name);
+  for (const GroupInfo& g : Groups()) names.emplace_back(g.name);
+  return names;
+}
+
+std::vector<std::string> SupportedByLlvm(unsigned llvm_major) {
+  std::vector<std::string> names;
+  for (const ProcessorInfo& p : Processors()) {
+    if (LlvmHas(p, llvm_major)) names.emplace_back(p.name);
+  }
+  for (const GenericInfo& g : Generics()) {
+    if (LlvmHas(g, llvm_major)) names.emplace_back(g.name);
+  }
+  return names;
+}
+
+Expected<Expansion> Expand(const ExpansionOptions& options) {
+  auto invalid = [](std::string message) { return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, std::move(message)); };
+  if (options.mode != "generic" && options.mode != "exact") {
+    return invalid("ISAPACK_CODE_OBJECT_MODE is '" + options.mode + "'; use 'generic' or 'exact'");
+  }
+  if (options.code_object_version != "4" && options.code_object_version != "5") {
+    return invalid("ISAPACK_CODE_OBJECT_VERSION is '" + options.code_object_version +
+                   "'; exact code objects use version 4 or 5 (generic code objects always use 6)");
+  }
+  const unsigned exact_version = options.code_object_version == "4" ? 4u : 5u;
+  auto supported = [&](std::string_view name) {
+    return std::find(options.supported.begin(), options.supported.end(), name) != options.supported.end();
+  };
+
+  std::vector<std::string> selectors;
+  std::vector<Request> requests;
+  for (const std::string& raw : options.selectors) {
+    const std::string selector = Trim(raw);
+    if (selector.empty()) continue;
+    selectors.push_back(selector);
+    auto parsed = ParseSelector(selector);
+    if (!parsed) return parsed.take_error();
+    if (parsed->kind == Kind::kProcessor) {
+      requests.push_back({FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
+    } else if (parsed->kind == Kind::kGeneric) {
+      if (options.mode == "generic" && !supported(parsed->base)) {
+        return invalid("GPU selector '" + selector + "': " + CannotBuildReason(parsed->base, options.llvm_major) +
+                       ". Set ISAPACK_CLANG to a clang that can, or remove " + parsed->base +
+                       " from the selectors.");
+      }
+      for (uint16_t index : FindGeneric(parsed->base)->members) {
+        const ProcessorInfo& member = Processors()[index];
+        // A member keeps only the features it has.
+        requests.push_back({&member,
+                            member.sramecc == FeatureSupport::kSupported ? parsed->sramecc : FeatureSetting::kAny,
+                            member.xnack == FeatureSupport::kSupported ? parsed->xnack : FeatureSetting::kAny,
+                            false, selector});
+      }
+    } else {
+      for (uint16_t index : FindGroup(parsed->base)->members) {
+        requests.push_back({&Processors()[index], FeatureSetting::kAny, FeatureSetting::kAny, false, selector});
+      }
+    }
+  }
+  if (selectors.empty()) {
+    return invalid("no GPU selectors given: set ISAPACK_GPU_TARGETS, for example to 'all' or 'gfx110X-all'");
+  }
+
+  struct Object {
+    std::string id;
+    unsigned version;
+    size_t first;
+    std::vector<OrderKey> covers;
+  };
+  std::vector<Object> objects;
+  std::vector<std::pair<OrderKey, std::string>> left_out;  // key, reason
+  for (const Request& request : requests) {
+    const std::string exact_id = FormatId(request.processor->name, request.sramecc, request.xnack);
+    if (!supported(request.processor->name)) {
+      const std::string why = CannotBuildReason(request.processor->name, options.llvm_major);
+      if (request.explicit_target) {
+        return invalid("GPU selector '" + request.selector + "': " + why +
+                       ". Set ISAPACK_CLANG to a clang that can, or remove " +
+                       std::string(request.processor->name) + " from the selectors.");
+      }
+      if (options.strict) {
+        return invalid("ISAPACK_STRICT_TARGETS is ON and GPU selector '" + request.selector + "' includes " +
+                       std::string(request.processor->name) + ", but " + why);
+      }
+      const OrderKey key = KeyOf(exact_id);
+      if (std::none_of(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == key; })) {
+        left_out.emplace_back(key, why);
+      }
+      continue;
+    }
+    std::string_view base = request.processor->name;
+    const GenericInfo* generic = GenericOf(*request.processor);
+    if (options.mode == "generic" && generic != nullptr && supported(generic->name)) {
+      const bool expressible =
+          (request.sramecc == FeatureSetting::kAny || generic->sramecc == FeatureSupport::kSupported) &&
+          (request.xnack == FeatureSetting::kAny || generic->xnack == FeatureSupport::kSupported);
+      if (expressible) base = generic->name;
+    }
+    const std::string object_id = FormatId(base, request.sramecc, request.xnack);
+    auto it = std::find_if(objects.begin(), objects.end(), [&](const Object& o) { return o.id == object_id; });
+    if (it == objects.end()) {
+      objects.push_back({object_id, FindGeneric(base) ? 6u : exact_version, SIZE_MAX, {}});
+      it = objects.end() - 1;
+    }
+    const OrderKey key = KeyOf(exact_id);
+    if (std::find(it->covers.begin(), it->covers.end(), key) == it->covers.end()) it->covers.push_back(key);
+    it->first = std::min(it->first, IndexOf(*request.processor));
+  }
+
+  std::sort(left_out.begin(), left_out.end());
+  if (objects.empty()) {
+    std::string detail;
+    for (const auto& [key, why] : left_out) detail += "\n  " + std::get<1>(key) + ": " + why;
+    return invalid("GPU selectors '" + Join(selectors, ";") + "' select no code object that LLVM " +
+                   std::to_string(options.llvm_major) + " can build; left out:" + detail);
+  }
+  std::sort(objects.begin(), objects.end(),
+            [](const Object& a, const Object& b) { return std::tie(a.first, a.id) < std::tie(b.first, b.id); });
+  Expansion expansion;
+  std::vector<OrderKey> covered;
+  for (Object& object : objects) {
+    std::sort(object.covers.begin(), object.covers.end());
+    ExpandedObject out{object.id, object.version, {}};
+    for (const OrderKey& key : object.covers) {
+      out.covers.push_back(std::get<1>(key));
+      covered.push_back(key);
+    }
+    expansion.objects.push_back(std::move(out));
+  }
+  std::sort(covered.begin(), covered.end());
+  covered.erase(std::unique(covered.begin(), covered.end()), covered.end());
+  for (const OrderKey& key : covered) expansion.covered.push_back(std::get<1>(key));
+  for (const auto& [key, why] : left_out) expansion.left_out.push_back({std::get<1>(key), why});
+  return expansion;
+}
+
+std::string FormatExpansionLines(const Expansion& expansion) {
+  std::string text;
+  for (const ExpandedObject& object : expansion.objects) {
+    text += "object " + object.target_id + " v" + std::to_string(object.code_object_version) + " " +
+            Join(object.covers, " ") + "\n";
+  }
+  for (const LeftOutTarget& target : expansion.left_out) {
+    text += "left-out " + target.target_id + " " + target.reason + "\n";
+  }
+  return text;
+}
+
+}  // namespace isapack

@@ -1,0 +1,309 @@
+// Selection for every exact target in targets/, against the catalogs of a
+// generic and an exact build of `all` with clang-19, with and without the
+// generic ISA in the agent's list, plus feature modes and exact messages.
+#include "selection.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "catalog_writer.h"
+#include "expansion.h"
+#include "support/elf_builder.h"
+
+namespace isapack {
+namespace {
+
+// e_flags a code object for `id` carries: mach, xnack/sramecc (v4+ encoding)
+// and generic version 1 for generics.
+uint32_t FlagsOf(const TargetId& id) {
+  auto bits = [](FeatureSetting setting, FeatureSupport support) -> uint32_t {
+    if (support != FeatureSupport::kSupported) return 0;
+    return setting == FeatureSetting::kOn ? 3 : setting == FeatureSetting::kOff ? 2 : 1;
+  };
+  return id.mach() | bits(id.xnack, id.xnack_support()) << 8 | bits(id.sramecc, id.sramecc_support()) << 10 |
+         (id.is_generic() ? 1u << 24 : 0u);
+}
+
+TargetId Parse(const std::string& text) {
+  TargetId id;
+  EXPECT_EQ(ParseIsaName(text, &id).error, TargetIdError::kOk) << text;
+  return id;
+}
+
+// A catalog whose entries are the given target IDs (tiny ELF payloads).
+class TestCatalog {
+ public:
+  explicit TestCatalog(const std::vector<std::string>& targets) {
+    std::vector<CatalogInput> inputs;
+    for (const std::string& target : targets) {
+      const TargetId id = Parse(target);
+      testing::ElfSpec spec;
+      spec.flags = FlagsOf(id);
+      spec.abi_version = id.is_generic() ? 4 : 3;
+      inputs.push_back({target, "", id.is_generic() ? 6u : 5u, spec.flags, testing::BuildElf(spec)});
+    }
+    image_ = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
+    catalog_ = *Catalog::Parse(image_);
+  }
+  // A catalog holding what `selectors` expand to with clang-19's list.
+  static TestCatalog FromExpansion(const std::string& selector, const std::string& mode) {
+    ExpansionOptions options;
+    options.selectors = {selector};
+    options.mode = mode;
+    options.supported = SupportedByLlvm(19);
+    const Expected<Expansion> expansion = Expand(options);
+    std::vector<std::string> targets;
+    for (const ExpandedObject& object : expansion->objects) targets.push_back(object.target_id);
+    return TestCatalog(targets);
+  }
+  const Catalog& catalog() const { return catalog_; }
+
+ private:
+  std::vector<uint8_t> image_;
+  Catalog catalog_;
+};
+
+struct Outcome {
+  std::string target;  // selected target ID, or "" on error
+  isapack_status_code_t code = ISAPACK_STATUS_OK;
+  std::string message;
+  std::string trace;
+};
+
+Outcome SelectFor(const TestCatalog& test, const std::vector<std::string>& isa_names) {
+  std::vector<TargetId> isas;
+  for (const std::string& name : isa_names) isas.push_back(Parse(name));
+  const Selection selection = Select(isas, test.catalog());
+  Outcome outcome;
+  outcome.trace = FormatTrace(selection, isas, test.catalog());
+  if (selection.ok()) {
+    outcome.target = std::string(test.catalog().entry(selection.entry).target_id);
+  } else {
+    Error error = SelectionError(selection, isas, test.catalog(), "");
+    outcome.code = error.code;
+    outcome.message = error.message;
+  }
+  return outcome;
+}
+
+// The agent ISA list ROCr reports for `processor`: modes off where it has
+// them; with `generic`, the generic ISA second, as ROCr >= 6.4 lists it.
+std::vector<std::string> AgentIsas(const ProcessorInfo& processor, bool generic) {
+  TargetId id;
+  id.processor = &processor;
+  if (processor.sramecc == FeatureSupport::kSupported) id.sramecc = FeatureSetting::kOff;
+  if (processor.xnack == FeatureSupport::kSupported) id.xnack = FeatureSetting::kOff;
+  std::vector<std::string> isas = {id.ToIsaName()};
+  if (generic && GenericOf(processor) != nullptr) {
+    TargetId g;
+    g.generic = GenericOf(processor);
+    if (g.generic->sramecc == FeatureSupport::kSupported) g.sramecc = id.sramecc;
+    if (g.generic->xnack == FeatureSupport::kSupported) g.xnack = id.xnack;
+    isas.push_back(g.ToIsaName());
+  }
+  return isas;
+}
+
+constexpr const char* kUnsupported = "UNSUPPORTED";
+constexpr const char* kTooOld = "ROCR_TOO_OLD";
+
+struct Expectation {
+  const char* processor;
+  const char* generic_build;               // agent lists its generic ISA (ROCr >= 6.4)
+  const char* generic_build_older_rocr;    // agent lists only its exact ISA
+  const char* exact_build;
+};
+
+// Every processor of targets/amdgpu-targets.json.
+constexpr Expectation kExpectations[] = {
+    {"gfx600", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx601", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx602", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx700", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx701", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx702", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx703", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx704", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx705", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx801", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx802", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx803", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx805", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx810", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx900", "gfx9-generic", kTooOld, "gfx900"},
+    {"gfx902", "gfx9-generic", kTooOld, "gfx902"},
+    {"gfx904", "gfx9-generic", kTooOld, "gfx904"},
+    {"gfx906", "gfx9-generic", kTooOld, "gfx906"},
+    {"gfx908", "gfx908", "gfx908", "gfx908"},
+    {"gfx909", "gfx9-generic", kTooOld, "gfx909"},
+    {"gfx90a", "gfx90a", "gfx90a", "gfx90a"},
+    {"gfx90c", "gfx9-generic", kTooOld, "gfx90c"},
+    {"gfx940", "gfx940", "gfx940", "gfx940"},
+    {"gfx941", "gfx941", "gfx941", "gfx941"},
+    {"gfx942", "gfx942", "gfx942", "gfx942"},
+    {"gfx950", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1010", "gfx10-1-generic", kTooOld, "gfx1010"},
+    {"gfx1011", "gfx10-1-generic", kTooOld, "gfx1011"},
+    {"gfx1012", "gfx10-1-generic", kTooOld, "gfx1012"},
+    {"gfx1013", "gfx10-1-generic", kTooOld, "gfx1013"},
+    {"gfx1030", "gfx10-3-generic", kTooOld, "gfx1030"},
+    {"gfx1031", "gfx10-3-generic", kTooOld, "gfx1031"},
+    {"gfx1032", "gfx10-3-generic", kTooOld, "gfx1032"},
+    {"gfx1033", "gfx10-3-generic", kTooOld, "gfx1033"},
+    {"gfx1034", "gfx10-3-generic", kTooOld, "gfx1034"},
+    {"gfx1035", "gfx10-3-generic", kTooOld, "gfx1035"},
+    {"gfx1036", "gfx10-3-generic", kTooOld, "gfx1036"},
+    {"gfx1100", "gfx11-generic", kTooOld, "gfx1100"},
+    {"gfx1101", "gfx11-generic", kTooOld, "gfx1101"},
+    {"gfx1102", "gfx11-generic", kTooOld, "gfx1102"},
+    {"gfx1103", "gfx11-generic", kTooOld, "gfx1103"},
+    {"gfx1150", "gfx11-generic", kTooOld, "gfx1150"},
+    {"gfx1151", "gfx11-generic", kTooOld, "gfx1151"},
+    {"gfx1152", "gfx11-generic", kTooOld, "gfx1152"},
+    // clang-19 cannot build gfx1153/gfx1154, but its gfx11-generic object
+    // runs on them wherever ROCr lists gfx11-generic.
+    {"gfx1153", "gfx11-generic", kTooOld, kUnsupported},
+    {"gfx1154", "gfx11-generic", kTooOld, kUnsupported},
+    {"gfx1170", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1171", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1172", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1200", "gfx12-generic", kTooOld, "gfx1200"},
+    {"gfx1201", "gfx12-generic", kTooOld, "gfx1201"},
+    {"gfx1250", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1251", kUnsupported, kUnsupported, kUnsupported},
+    {"gfx1310", kUnsupported, kUnsupported, kUnsupported},
+};
+
+std::string Result(const Outcome& outcome) {
+  if (!outcome.target.empty()) return outcome.target;
+  return outcome.code == ISAPACK_STATUS_ROCR_TOO_OLD ? kTooOld : kUnsupported;
+}
+
+TEST(Selection, EveryExactTargetInGenericAndExactBuildsOfAll) {
+  const TestCatalog generic = TestCatalog::FromExpansion("all", "generic");
+  const TestCatalog exact = TestCatalog::FromExpansion("all", "exact");
+  ASSERT_EQ(std::size(kExpectations), Processors().size());
+  for (size_t i = 0; i < Processors().size(); ++i) {
+    const ProcessorInfo& p = Processors()[i];
+    const Expectation& e = kExpectations[i];
+    ASSERT_EQ(p.name, e.processor);
+    EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, true))), e.generic_build) << p.name;
+    EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, false))), e.generic_build_older_rocr) << p.name;
+    EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, true))), e.exact_build) << p.name << " (generic ISA listed)";
+    EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, false))), e.exact_build) << p.name;
+  }
+}
+
+TEST(Selection, AnExactObjectBeatsTheGenericOne) {
+  const TestCatalog catalog({"gfx11-generic", "gfx1103"});
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"}).target, "gfx1103");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1100", "amdgcn-amd-amdhsa--gfx11-generic"}).target,
+            "gfx11-generic");
+}
+
+TEST(Selection, TheMostSpecificFeatureModeWins) {
+  const TestCatalog catalog({"gfx90a", "gfx90a:xnack+", "gfx90a:sramecc+:xnack+"});
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+"}).target, "gfx90a:sramecc+:xnack+");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+"}).target, "gfx90a:xnack+");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack-"}).target, "gfx90a");
+}
+
+TEST(Selection, AnObjectForTheOtherModeIsRejected) {
+  const TestCatalog catalog({"gfx90a:xnack+"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"});
+  EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
+  EXPECT_EQ(outcome.trace,
+            "agent ISA amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\n"
+            "  gfx90a:xnack+: rejected: built for a different xnack/sramecc mode than the agent's\n");
+}
+
+TEST(Selection, Gfx906WithSrameccOnGetsGfx9Generic) {
+  const TestCatalog catalog = TestCatalog::FromExpansion("all", "generic");
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-"});
+  EXPECT_EQ(outcome.target, "gfx9-generic");
+}
+
+TEST(Selection, GenericWithTheAgentsXnackModeBeatsAny) {
+  const TestCatalog catalog({"gfx9-generic", "gfx9-generic:xnack-"});
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-"}).target,
+            "gfx9-generic:xnack-");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack+", "amdgcn-amd-amdhsa--gfx9-generic:xnack+"}).target,
+            "gfx9-generic");
+}
+
+TEST(Selection, AGenericVersionOlderThanTheMembershipIsRejected) {
+  // A v6 object whose generic version field is 0 claims no family membership.
+  TargetId id = Parse("gfx11-generic");
+  testing::ElfSpec spec;
+  spec.flags = FlagsOf(id) & 0x00ffffff;
+  spec.abi_version = 4;
+  std::vector<CatalogInput> inputs = {{"gfx11-generic", "", 6, spec.flags, testing::BuildElf(spec)}};
+  const std::vector<uint8_t> image = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
+  const Catalog catalog = *Catalog::Parse(image);
+  const std::vector<TargetId> isas = {Parse("amdgcn-amd-amdhsa--gfx1100"), Parse("amdgcn-amd-amdhsa--gfx11-generic")};
+  const Selection selection = Select(isas, catalog);
+  EXPECT_FALSE(selection.ok());
+  EXPECT_EQ(FormatTrace(selection, isas, catalog),
+            "agent ISA amdgcn-amd-amdhsa--gfx1100\n"
+            "  gfx11-generic: rejected: its generic version is older than the processor's membership\n"
+            "agent ISA amdgcn-amd-amdhsa--gfx11-generic\n"
+            "  (generic ISA: the HSA runtime can load gfx11-generic code objects)\n");
+}
+
+TEST(SelectionMessages, TraceExplainsTheGenericChoice) {
+  const TestCatalog catalog = TestCatalog::FromExpansion("gfx110X-all", "generic");
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
+  EXPECT_EQ(outcome.target, "gfx11-generic");
+  EXPECT_EQ(outcome.trace,
+            "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
+            "  gfx11-generic: selected\n"
+            "agent ISA amdgcn-amd-amdhsa--gfx11-generic\n"
+            "  (generic ISA: the HSA runtime can load gfx11-generic code objects)\n");
+}
+
+TEST(SelectionMessages, GenericOnlyOnAnOlderRocrNamesTheFix) {
+  const TestCatalog catalog = TestCatalog::FromExpansion("gfx110X-all", "generic");
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103"});
+  EXPECT_EQ(outcome.code, ISAPACK_STATUS_ROCR_TOO_OLD);
+  EXPECT_EQ(outcome.message,
+            "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code object v6), "
+            "which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; upgrade "
+            "ROCm or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
+  EXPECT_EQ(outcome.trace,
+            "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
+            "  gfx11-generic: rejected: generic code object, but the agent's ISA list has no generic ISA "
+            "(ROCr < 6.4 cannot load generic code objects)\n");
+}
+
+TEST(SelectionMessages, AnUncoveredDeviceGetsTheSelectorToRebuildWith) {
+  const TestCatalog catalog = TestCatalog::FromExpansion("gfx110X-dgpu", "exact");
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
+  EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
+  EXPECT_EQ(outcome.message,
+            "no code object in this build matches the GPU gfx1103 (Radeon 780M): the agent reports "
+            "amdgcn-amd-amdhsa--gfx1103 amdgcn-amd-amdhsa--gfx11-generic; this build carries gfx1100 gfx1101 "
+            "gfx1102; rebuild with ISAPACK_GPU_TARGETS including gfx110X-igpu or gfx11-generic");
+}
+
+TEST(SelectionMessages, CoveringSelectorsPreferTheSmallestFamily) {
+  EXPECT_EQ(CoveringSelectors(*FindProcessor("gfx1103")), "gfx110X-igpu or gfx11-generic");
+  EXPECT_EQ(CoveringSelectors(*FindProcessor("gfx1030")), "gfx103X-dgpu or gfx10-3-generic");
+  EXPECT_EQ(CoveringSelectors(*FindProcessor("gfx90a")), "gfx90a-dcgpu");
+  EXPECT_EQ(CoveringSelectors(*FindProcessor("gfx1013")), "gfx1013 or gfx10-1-generic");
+  EXPECT_EQ(CoveringSelectors(*FindProcessor("gfx803")), "gfx803");
+}
+
+TEST(SelectionMessages, AListWithoutAProcessorIsaIsExplained) {
+  const TestCatalog catalog({"gfx11-generic"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx11-generic"});
+  EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
+  EXPECT_EQ(outcome.message,
+            "the agent reports no processor ISA (only amdgcn-amd-amdhsa--gfx11-generic); isapack cannot pick "
+            "a code object for it");
+}
+
+}  // namespace
+}  // namespace isapack
