@@ -104,6 +104,9 @@ function(isapack_toolchain_setup)
   _isapack_find_versioned_tool(ISAPACK_LLVM_LINK llvm-link ${_major} "llvm-link of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_OBJCOPY llvm-objcopy ${_major} "llvm-objcopy of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_READELF llvm-readelf ${_major} "llvm-readelf of the device clang's LLVM")
+  # Tests and benchmarks only: HIP's bundler, to compare with and to inspect.
+  _isapack_find_versioned_tool(ISAPACK_CLANG_OFFLOAD_BUNDLER clang-offload-bundler ${_major}
+    "clang-offload-bundler of the device clang's LLVM (tests and benchmarks)")
   foreach(_tool ISAPACK_LLD ISAPACK_LLVM_LINK ISAPACK_LLVM_OBJCOPY ISAPACK_LLVM_READELF)
     if(NOT ${_tool})
       message(FATAL_ERROR

@@ -1,5 +1,6 @@
 #include "code_object.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -142,6 +143,11 @@ Expected<TargetId> TargetIdOfHeader(const CodeObjectHeader& header) {
   TargetId id;
   id.processor = FindProcessorByMach(header.mach);
   if (id.processor == nullptr) id.generic = FindGenericByMach(header.mach);
+  if (header.mach == 0) {
+    return MakeError(ISAPACK_STATUS_NOT_FOUND,
+                     "the ELF header names no processor (e_flags " + Hex(header.flags) +
+                         "); code objects v2 and older keep their ISA in a note");
+  }
   if (id.processor == nullptr && id.generic == nullptr) {
     return MakeError(ISAPACK_STATUS_NOT_FOUND,
                      "unknown AMDGPU machine ID " + Hex(header.mach) + " in e_flags " +
@@ -199,7 +205,12 @@ Expected<std::vector<CodeObjectSymbol>> ReadSymbols(std::span<const uint8_t> ima
   return symbols;
 }
 
-Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> image) {
+namespace {
+
+// Calls visit(owner, type, descriptor) for each note of each SHT_NOTE
+// section until it returns true; returns whether one did.
+template <typename Visit>
+Expected<bool> ForEachNote(std::span<const uint8_t> image, Visit&& visit) {
   auto sections = ReadSections(image);
   if (!sections) return sections.take_error();
   for (const Section& s : *sections) {
@@ -216,15 +227,55 @@ Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> ima
       if (!InBounds(name_at, name_size, notes.size()) || !InBounds(desc_at, desc_size, notes.size())) {
         return Corrupt("ELF note runs past the end of its section");
       }
-      const std::string_view name(reinterpret_cast<const char*>(notes.data() + name_at), name_size);
-      if (type == kNtAmdgpuMetadata && (name == std::string_view("AMDGPU\0", 7) || name == "AMDGPU")) {
-        return notes.subspan(desc_at, desc_size);
-      }
+      std::string_view owner(reinterpret_cast<const char*>(notes.data() + name_at), name_size);
+      if (!owner.empty() && owner.back() == '\0') owner.remove_suffix(1);
+      if (visit(owner, type, notes.subspan(desc_at, desc_size))) return true;
       if (next > notes.size()) break;
       at = next;
     }
   }
-  return std::span<const uint8_t>();
+  return false;
+}
+
+}  // namespace
+
+Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> image) {
+  std::span<const uint8_t> found;
+  auto visited = ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
+    if (owner != "AMDGPU" || type != kNtAmdgpuMetadata) return false;
+    found = desc;
+    return true;
+  });
+  if (!visited) return visited.take_error();
+  return found;
+}
+
+Expected<LegacyCodeObjectInfo> ReadLegacyCodeObjectInfo(std::span<const uint8_t> image) {
+  constexpr uint32_t kNtAmdHsaCodeObjectVersion = 1;
+  constexpr uint32_t kNtAmdHsaIsaVersion = 3;
+  LegacyCodeObjectInfo info;
+  bool have_isa = false;
+  auto visited = ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
+    if (owner != "AMD") return false;
+    if (type == kNtAmdHsaCodeObjectVersion && desc.size() >= 8) {
+      info.code_object_major = Load<uint32_t>(desc, 0);
+      info.code_object_minor = Load<uint32_t>(desc, 4);
+    } else if (type == kNtAmdHsaIsaVersion && desc.size() >= 16) {
+      // u16 vendor name size, u16 architecture name size, u32 major, minor, stepping.
+      info.isa = {static_cast<uint8_t>(Load<uint32_t>(desc, 4)), static_cast<uint8_t>(Load<uint32_t>(desc, 8)),
+                  static_cast<uint8_t>(Load<uint32_t>(desc, 12))};
+      have_isa = true;
+    }
+    return false;
+  });
+  if (!visited) return visited.take_error();
+  if (!have_isa) return Corrupt("the code object names no ISA: it has no NT_AMD_HSA_ISA_VERSION note");
+  for (const ProcessorInfo& p : Processors()) {
+    if (p.isa.major == info.isa.major && p.isa.minor == info.isa.minor && p.isa.stepping == info.isa.stepping) {
+      info.processor = &p;
+    }
+  }
+  return info;
 }
 
 Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image,
@@ -238,6 +289,62 @@ Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image,
     }
   }
   return Corrupt("no section holds " + std::to_string(size) + " bytes at address " + Hex(address));
+}
+
+Expected<std::vector<ElfSection>> ReadElfSections(std::span<const uint8_t> image) {
+  auto header = ReadCodeObjectHeader(image);
+  if (!header) return header.take_error();
+  auto sections = ReadSections(image);
+  if (!sections) return sections.take_error();
+  const uint16_t shstrndx = Load<uint16_t>(image, 0x3e);
+  std::span<const uint8_t> names;
+  if (shstrndx < sections->size() && (*sections)[shstrndx].type != kShtNobits) {
+    names = image.subspan((*sections)[shstrndx].offset, (*sections)[shstrndx].size);
+  }
+  const size_t shoff = Load<uint64_t>(image, 0x28);
+  std::vector<ElfSection> out;
+  for (size_t i = 0; i < sections->size(); ++i) {
+    const Section& s = (*sections)[i];
+    const uint32_t name = Load<uint32_t>(image, shoff + i * kShdrSize);
+    std::string_view text;
+    if (name < names.size()) {
+      const void* end = std::memchr(names.data() + name, 0, names.size() - name);
+      if (end != nullptr) {
+        text = std::string_view(reinterpret_cast<const char*>(names.data() + name),
+                                static_cast<const uint8_t*>(end) - (names.data() + name));
+      }
+    }
+    out.push_back({text, s.type, s.flags, s.address, s.offset, s.size});
+  }
+  return out;
+}
+
+Expected<size_t> ElfImageSize(std::span<const uint8_t> image) {
+  auto sections = ReadSections(image);
+  if (!sections) return sections.take_error();
+  uint64_t end = kEhdrSize;
+  const uint64_t shoff = Load<uint64_t>(image, 0x28);
+  end = std::max<uint64_t>(end, shoff + uint64_t{Load<uint16_t>(image, 0x3c)} * kShdrSize);
+  for (const Section& s : *sections) {
+    if (s.type != kShtNobits) end = std::max(end, s.offset + s.size);
+  }
+  const uint64_t phoff = Load<uint64_t>(image, 0x20);
+  const uint16_t phentsize = Load<uint16_t>(image, 0x36);
+  const uint16_t phnum = Load<uint16_t>(image, 0x38);
+  if (phnum != 0) {
+    if (phentsize != 56 || !InBounds(phoff, uint64_t{phnum} * 56, image.size())) {
+      return Corrupt("ELF program header table lies outside the file");
+    }
+    for (uint16_t i = 0; i < phnum; ++i) {
+      const size_t at = phoff + size_t{i} * 56;
+      const uint64_t offset = Load<uint64_t>(image, at + 8);
+      const uint64_t file_size = Load<uint64_t>(image, at + 32);
+      if (!InBounds(offset, file_size, image.size())) return Corrupt("ELF segment lies outside the file");
+      end = std::max(end, offset + file_size);
+    }
+  }
+  if (end > image.size()) return Corrupt("ELF image is truncated");
+  return static_cast<size_t>(end);
 }
 
 std::vector<std::string> ValidateCodeObject(std::span<const uint8_t> image,

@@ -67,6 +67,35 @@ Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> ima
 Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image,
                                                  uint64_t address, uint64_t size);
 
+// What code objects v1 and v2 (ELF ABI version 0) say about themselves in
+// their "AMD" notes: NT_AMD_HSA_CODE_OBJECT_VERSION and NT_AMD_HSA_ISA_VERSION.
+struct LegacyCodeObjectInfo {
+  unsigned code_object_major = 0;  // 1 or 2
+  unsigned code_object_minor = 0;
+  IsaVersion isa{};                // e.g. 7.0.0
+  const ProcessorInfo* processor = nullptr;  // from the ISA version, if known
+};
+
+Expected<LegacyCodeObjectInfo> ReadLegacyCodeObjectInfo(std::span<const uint8_t> image);
+
+// A section of any little-endian ELF64 file (host binaries included).
+struct ElfSection {
+  std::string_view name;  // from .shstrtab; empty when unnamed
+  uint32_t type = 0;      // SHT_*
+  uint64_t flags = 0;
+  uint64_t address = 0;
+  uint64_t offset = 0;    // file offset (meaningless for SHT_NOBITS)
+  uint64_t size = 0;
+};
+
+// The section headers with names, bounds-checked against the image.
+Expected<std::vector<ElfSection>> ReadElfSections(std::span<const uint8_t> image);
+
+// The extent of an ELF image that starts at image[0]: the end of its last
+// section, program segment or section header table. Used to carve code
+// objects embedded in larger files.
+Expected<size_t> ElfImageSize(std::span<const uint8_t> image);
+
 // What the build asked for: the code object's target ID and version.
 struct CodeObjectExpectation {
   TargetId target;

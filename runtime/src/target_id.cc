@@ -103,6 +103,8 @@ TargetIdParse ParseIsaName(std::string_view text, TargetId* out, bool accept_bar
 }
 
 std::string DescribeTargetIdError(std::string_view input, const TargetIdParse& parse) {
+  const bool isa_name = input.substr(0, kIsaNamePrefix.size()) == kIsaNamePrefix;
+  const std::string what = (isa_name ? "ISA name '" : "target ID '") + std::string(input) + "'";
   const std::string quoted = "'" + std::string(input) + "'";
   const std::string at(parse.at);
   switch (parse.error) {
@@ -111,18 +113,15 @@ std::string DescribeTargetIdError(std::string_view input, const TargetIdParse& p
     case TargetIdError::kEmpty:
       return "empty target ID: expected a processor such as gfx1100 or gfx90a:xnack+";
     case TargetIdError::kUnknownProcessor:
-      return "target ID " + quoted + ": unknown processor '" + at +
-             "'; `isapack targets` lists the processors isapack knows";
+      return what + ": unknown processor '" + at + "'; `isapack targets` lists the processors isapack knows";
     case TargetIdError::kMalformedFeature:
-      return "target ID " + quoted + ": malformed target feature '" + at +
-             "'; features are sramecc+, sramecc-, xnack+ and xnack-";
+      return what + ": malformed target feature '" + at + "'; features are sramecc+, sramecc-, xnack+ and xnack-";
     case TargetIdError::kDuplicateFeature:
-      return "target ID " + quoted + ": target feature '" + at + "' is given twice";
+      return what + ": target feature '" + at + "' is given twice";
     case TargetIdError::kUnsupportedFeature:
-      return "target ID " + quoted + ": the processor has no " + at + " setting";
+      return what + ": the processor has no " + at + " setting";
     case TargetIdError::kFeatureAlwaysOn:
-      return "target ID " + quoted + ": " + at +
-             " is always on for this processor and never part of its target ID";
+      return what + ": " + at + " is always on for this processor and never part of its target ID";
     case TargetIdError::kNotAnIsaName:
       return "ISA name " + quoted + ": expected amdgcn-amd-amdhsa--<target ID>, e.g. " +
              "amdgcn-amd-amdhsa--gfx1100";

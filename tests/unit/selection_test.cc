@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -106,75 +108,30 @@ std::vector<std::string> AgentIsas(const ProcessorInfo& processor, bool generic)
   return isas;
 }
 
+// The expectation table shared with the CLI test (tests/selection/expectations.txt).
+struct Expectation {
+  std::string processor;
+  std::string generic_build;             // agent lists its generic ISA (ROCr >= 6.4)
+  std::string generic_build_older_rocr;  // agent lists only its exact ISA
+  std::string exact_build;
+};
+
+std::vector<Expectation> ReadExpectations() {
+  std::ifstream in(ISAPACK_TEST_SELECTION_EXPECTATIONS);
+  std::vector<Expectation> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    Expectation row;
+    fields >> row.processor >> row.generic_build >> row.generic_build_older_rocr >> row.exact_build;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 constexpr const char* kUnsupported = "UNSUPPORTED";
 constexpr const char* kTooOld = "ROCR_TOO_OLD";
-
-struct Expectation {
-  const char* processor;
-  const char* generic_build;               // agent lists its generic ISA (ROCr >= 6.4)
-  const char* generic_build_older_rocr;    // agent lists only its exact ISA
-  const char* exact_build;
-};
-
-// Every processor of targets/amdgpu-targets.json.
-constexpr Expectation kExpectations[] = {
-    {"gfx600", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx601", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx602", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx700", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx701", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx702", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx703", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx704", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx705", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx801", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx802", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx803", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx805", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx810", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx900", "gfx9-generic", kTooOld, "gfx900"},
-    {"gfx902", "gfx9-generic", kTooOld, "gfx902"},
-    {"gfx904", "gfx9-generic", kTooOld, "gfx904"},
-    {"gfx906", "gfx9-generic", kTooOld, "gfx906"},
-    {"gfx908", "gfx908", "gfx908", "gfx908"},
-    {"gfx909", "gfx9-generic", kTooOld, "gfx909"},
-    {"gfx90a", "gfx90a", "gfx90a", "gfx90a"},
-    {"gfx90c", "gfx9-generic", kTooOld, "gfx90c"},
-    {"gfx940", "gfx940", "gfx940", "gfx940"},
-    {"gfx941", "gfx941", "gfx941", "gfx941"},
-    {"gfx942", "gfx942", "gfx942", "gfx942"},
-    {"gfx950", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1010", "gfx10-1-generic", kTooOld, "gfx1010"},
-    {"gfx1011", "gfx10-1-generic", kTooOld, "gfx1011"},
-    {"gfx1012", "gfx10-1-generic", kTooOld, "gfx1012"},
-    {"gfx1013", "gfx10-1-generic", kTooOld, "gfx1013"},
-    {"gfx1030", "gfx10-3-generic", kTooOld, "gfx1030"},
-    {"gfx1031", "gfx10-3-generic", kTooOld, "gfx1031"},
-    {"gfx1032", "gfx10-3-generic", kTooOld, "gfx1032"},
-    {"gfx1033", "gfx10-3-generic", kTooOld, "gfx1033"},
-    {"gfx1034", "gfx10-3-generic", kTooOld, "gfx1034"},
-    {"gfx1035", "gfx10-3-generic", kTooOld, "gfx1035"},
-    {"gfx1036", "gfx10-3-generic", kTooOld, "gfx1036"},
-    {"gfx1100", "gfx11-generic", kTooOld, "gfx1100"},
-    {"gfx1101", "gfx11-generic", kTooOld, "gfx1101"},
-    {"gfx1102", "gfx11-generic", kTooOld, "gfx1102"},
-    {"gfx1103", "gfx11-generic", kTooOld, "gfx1103"},
-    {"gfx1150", "gfx11-generic", kTooOld, "gfx1150"},
-    {"gfx1151", "gfx11-generic", kTooOld, "gfx1151"},
-    {"gfx1152", "gfx11-generic", kTooOld, "gfx1152"},
-    // clang-19 cannot build gfx1153/gfx1154, but its gfx11-generic object
-    // runs on them wherever ROCr lists gfx11-generic.
-    {"gfx1153", "gfx11-generic", kTooOld, kUnsupported},
-    {"gfx1154", "gfx11-generic", kTooOld, kUnsupported},
-    {"gfx1170", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1171", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1172", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1200", "gfx12-generic", kTooOld, "gfx1200"},
-    {"gfx1201", "gfx12-generic", kTooOld, "gfx1201"},
-    {"gfx1250", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1251", kUnsupported, kUnsupported, kUnsupported},
-    {"gfx1310", kUnsupported, kUnsupported, kUnsupported},
-};
 
 std::string Result(const Outcome& outcome) {
   if (!outcome.target.empty()) return outcome.target;
@@ -184,10 +141,11 @@ std::string Result(const Outcome& outcome) {
 TEST(Selection, EveryExactTargetInGenericAndExactBuildsOfAll) {
   const TestCatalog generic = TestCatalog::FromExpansion("all", "generic");
   const TestCatalog exact = TestCatalog::FromExpansion("all", "exact");
-  ASSERT_EQ(std::size(kExpectations), Processors().size());
+  const std::vector<Expectation> expectations = ReadExpectations();
+  ASSERT_EQ(expectations.size(), Processors().size());
   for (size_t i = 0; i < Processors().size(); ++i) {
     const ProcessorInfo& p = Processors()[i];
-    const Expectation& e = kExpectations[i];
+    const Expectation& e = expectations[i];
     ASSERT_EQ(p.name, e.processor);
     EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, true))), e.generic_build) << p.name;
     EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, false))), e.generic_build_older_rocr) << p.name;

@@ -1,0 +1,254 @@
+// isapack devices and isapack smoke: the HSA runtime's GPU agents, and a
+// fill/copy/probe run on each.
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+#include "cli.h"
+
+namespace isapack::cli {
+namespace {
+
+using json = nlohmann::json;
+
+bool IsSkip(isapack_status_code_t code) {
+  return code == ISAPACK_STATUS_NO_DEVICE || code == ISAPACK_STATUS_HSA_UNAVAILABLE ||
+         code == ISAPACK_STATUS_PERMISSION_DENIED;
+}
+
+// Lists agents; on failure prints why and sets *exit_code (77 for "no GPU").
+isapack_agent_list_t ListAgents(const DeviceOptions& options, int* exit_code) {
+  isapack_agent_list_t list = nullptr;
+  isapack_status_t status = isapack_agent_list_create(options.libhsa.empty() ? nullptr : options.libhsa.c_str(), &list);
+  if (status != nullptr) {
+    const isapack_status_code_t code = isapack_status_code(status);
+    PrintError(isapack_status_message(status));
+    if (IsSkip(code)) std::cerr << "isapack: skipped: no usable AMD GPU on this machine (exit 77)\n";
+    *exit_code = IsSkip(code) ? kExitSkipped : kExitFailure;
+    isapack_status_free(status);
+    return nullptr;
+  }
+  if (isapack_agent_list_count(list) == 0) {
+    PrintError("the HSA runtime reports no GPU agent");
+    std::cerr << "isapack: skipped: no usable AMD GPU on this machine (exit 77)\n";
+    *exit_code = kExitSkipped;
+    isapack_agent_list_free(list);
+    return nullptr;
+  }
+  return list;
+}
+
+std::vector<std::string> Words(const char* text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char* p = text; ; ++p) {
+    if (*p == ' ' || *p == '\0') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      if (*p == '\0') break;
+    } else {
+      word += *p;
+    }
+  }
+  return words;
+}
+
+struct Check {
+  std::string name;
+  bool passed = false;
+  std::string detail;
+};
+
+// Fill and copy through the device; every byte is checked on the host,
+// with guard bytes around each destination.
+void CheckFillAndCopy(isapack_device_t device, std::vector<Check>* checks) {
+  constexpr size_t kSize = (1 << 20) + 64;
+  uint8_t* a = nullptr;
+  uint8_t* b = nullptr;
+  isapack_status_t status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&a));
+  if (status == nullptr) {
+    status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&b));
+  }
+  if (status != nullptr) {
+    checks->push_back({"allocate host-visible memory", false, isapack_status_message(status)});
+    isapack_status_free(status);
+    return;
+  }
+  struct Fill {
+    size_t offset, length;
+    uint64_t pattern;
+    uint32_t width;
+  };
+  for (const Fill& f : {Fill{3, 1 << 20, 0x0123456789abcdefull, 8}, Fill{0, 4093, 0xa5, 1},
+                        Fill{17, 65536, 0xbeef, 2}, Fill{9, 1000003, 0xdeadbeef, 4}}) {
+    std::memset(a, 0xee, kSize);
+    Check check{"fill " + std::to_string(f.length) + " bytes, " + std::to_string(f.width) + "-byte pattern", false, ""};
+    status = isapack_device_fill(device, a + f.offset, f.length, f.pattern, f.width);
+    if (status != nullptr) {
+      check.detail = isapack_status_message(status);
+      isapack_status_free(status);
+    } else {
+      check.passed = true;
+      for (size_t i = 0; i < kSize && check.passed; ++i) {
+        const bool inside = i >= f.offset && i < f.offset + f.length;
+        const uint8_t expected = inside ? static_cast<uint8_t>(f.pattern >> (8 * ((i - f.offset) % f.width))) : 0xee;
+        if (a[i] != expected) {
+          check.passed = false;
+          check.detail = "byte " + std::to_string(i) + " is " + std::to_string(a[i]) + ", expected " +
+                         std::to_string(expected);
+        }
+      }
+    }
+    checks->push_back(check);
+  }
+  for (size_t i = 0; i < kSize; ++i) a[i] = static_cast<uint8_t>(i * 131 + 7);
+  std::memset(b, 0xee, kSize);
+  Check copy{"copy 1048576 bytes between differently aligned buffers", false, ""};
+  status = isapack_device_copy(device, b + 7, a + 3, 1 << 20);
+  if (status != nullptr) {
+    copy.detail = isapack_status_message(status);
+    isapack_status_free(status);
+  } else {
+    copy.passed = std::memcmp(b + 7, a + 3, 1 << 20) == 0 && b[6] == 0xee && b[7 + (1 << 20)] == 0xee;
+    if (!copy.passed) copy.detail = "the destination differs from the source or the guard bytes changed";
+  }
+  checks->push_back(copy);
+  isapack_device_free(device, a);
+  isapack_device_free(device, b);
+}
+
+}  // namespace
+
+int RunDevices(const DeviceOptions& options) {
+  int exit_code = kExitOk;
+  isapack_agent_list_t list = ListAgents(options, &exit_code);
+  if (list == nullptr) return exit_code;
+  const char* simulation = isapack_agent_list_simulation(list);
+  json devices = json::array();
+  std::string text = std::string("HSA runtime: ") + isapack_agent_list_hsa_library(list) + "\n";
+  if (simulation != nullptr) text += SimulationBanner(simulation) + "\n";
+  for (size_t i = 0; i < isapack_agent_list_count(list); ++i) {
+    isapack_agent_info_t info;
+    isapack_agent_list_get(list, i, &info);
+    devices.push_back({{"ordinal", info.ordinal},
+                       {"agent_name", info.agent_name},
+                       {"product_name", info.product_name},
+                       {"uuid", info.uuid},
+                       {"isa_names", Words(info.isa_names)},
+                       {"code_object", info.code_object ? json(info.code_object) : json(nullptr)},
+                       {"status", isapack_status_code_name(info.selection_code)},
+                       {"message", info.selection_message},
+                       {"trace", info.selection_trace}});
+    text += "GPU " + std::to_string(info.ordinal) + ": " + info.agent_name + " (" + info.product_name + "), " +
+            info.uuid + "\n  ISAs: " + info.isa_names + "\n  this build: " +
+            (info.code_object ? std::string("covered, loads ") + info.code_object
+                              : std::string("NOT covered: ") + info.selection_message) +
+            "\n";
+  }
+  if (options.json) {
+    PrintJson({{"schema", 1},
+               {"hsa_library", isapack_agent_list_hsa_library(list)},
+               {"simulated", simulation != nullptr},
+               {"simulation", simulation ? json(simulation) : json(nullptr)},
+               {"devices", devices}});
+  } else {
+    std::cout << text;
+  }
+  isapack_agent_list_free(list);
+  return kExitOk;
+}
+
+int RunSmoke(const DeviceOptions& options) {
+  int exit_code = kExitOk;
+  isapack_agent_list_t list = ListAgents(options, &exit_code);
+  if (list == nullptr) return exit_code;
+  // Copied: the list (and its strings) is freed before the devices are used.
+  const char* listed_simulation = isapack_agent_list_simulation(list);
+  const std::string simulation_text = listed_simulation ? listed_simulation : "";
+  const char* simulation = listed_simulation ? simulation_text.c_str() : nullptr;
+  const std::string hsa_library = isapack_agent_list_hsa_library(list);
+  const size_t count = isapack_agent_list_count(list);
+  isapack_agent_list_free(list);
+
+  json devices = json::array();
+  bool all_passed = true;
+  if (!options.json) {
+    std::cout << "HSA runtime: " << hsa_library << "\n";
+    if (simulation != nullptr) std::cout << SimulationBanner(simulation) << "\n";
+  }
+  for (size_t ordinal = 0; ordinal < count; ++ordinal) {
+    isapack_device_options_t device_options;
+    isapack_device_options_init(&device_options);
+    device_options.libhsa_path = options.libhsa.empty() ? nullptr : options.libhsa.c_str();
+    device_options.agent_ordinal = static_cast<uint32_t>(ordinal);
+    device_options.dispatch_timeout_ms = options.timeout_ms;
+    isapack_device_t device = nullptr;
+    std::vector<Check> checks;
+    json entry = {{"ordinal", ordinal}};
+    isapack_status_t status = isapack_device_create(&device_options, &device);
+    if (status != nullptr) {
+      checks.push_back({"create the device", false, isapack_status_message(status)});
+      isapack_status_free(status);
+    } else {
+      isapack_device_info_t info;
+      isapack_device_info(device, &info);
+      entry["agent_name"] = info.agent_name;
+      entry["product_name"] = info.product_name;
+      entry["uuid"] = info.uuid;
+      entry["code_object"] = info.code_object;
+      checks.push_back({"create the device and load " + std::string(info.code_object), true, ""});
+      CheckFillAndCopy(device, &checks);
+      isapack_probe_report_t report;
+      status = isapack_device_probe(device, &report);
+      if (status != nullptr) {
+        checks.push_back({"probe", false, isapack_status_message(status)});
+        isapack_status_free(status);
+      } else {
+        entry["probe"] = {{"wavefront_size", report.wavefront_size},
+                          {"agent_wavefront_size", report.agent_wavefront_size},
+                          {"grid_size", report.grid_size},
+                          {"workgroup_size", report.workgroup_size},
+                          {"work_items_verified", report.work_items_verified},
+                          {"distinct_hw_ids", report.distinct_hw_ids},
+                          {"hw_id", report.hw_id},
+                          {"clock", report.clock}};
+        checks.push_back({"probe: " + std::to_string(report.work_items_verified) + " work items verified, wavefront " +
+                              std::to_string(report.wavefront_size) + ", " + std::to_string(report.distinct_hw_ids) +
+                              " distinct HW_ID values",
+                          true, ""});
+      }
+      isapack_device_destroy(device);
+    }
+    bool passed = true;
+    json check_list = json::array();
+    for (const Check& check : checks) {
+      passed = passed && check.passed;
+      check_list.push_back({{"name", check.name}, {"passed", check.passed}, {"detail", check.detail}});
+    }
+    all_passed = all_passed && passed;
+    entry["passed"] = passed;
+    entry["simulated"] = simulation != nullptr;
+    entry["checks"] = check_list;
+    devices.push_back(entry);
+    if (!options.json) {
+      std::cout << "GPU " << ordinal << " "
+                << (entry.contains("agent_name") ? entry.at("agent_name").get<std::string>() : std::string("?"))
+                << ": " << (passed ? "PASS" : "FAIL") << (simulation ? " (simulated)" : "") << "\n";
+      for (const Check& check : checks) {
+        std::cout << "  " << (check.passed ? "ok    " : "FAIL  ") << check.name
+                  << (check.detail.empty() ? "" : ": " + check.detail) << "\n";
+      }
+    }
+  }
+  if (options.json) {
+    PrintJson({{"schema", 1},
+               {"hsa_library", hsa_library},
+               {"simulated", simulation != nullptr},
+               {"simulation", simulation ? json(simulation) : json(nullptr)},
+               {"passed", all_passed},
+               {"devices", devices}});
+  }
+  return all_passed ? kExitOk : kExitFailure;
+}
+
+}  // namespace isapack::cli

@@ -1,0 +1,382 @@
+#include "inspect.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string_view>
+
+#include "catalog.h"
+#include "catalog_format.h"
+#include "code_object.h"
+#include "metadata.h"
+#include "offload_bundle.h"
+
+namespace isapack {
+namespace {
+
+using json = nlohmann::json;
+
+std::string Hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+bool StartsWith(std::span<const uint8_t> data, std::string_view magic) {
+  return data.size() >= magic.size() && std::memcmp(data.data(), magic.data(), magic.size()) == 0;
+}
+
+class Inspector {
+ public:
+  Inspector(std::span<const uint8_t> file, const InspectLimits& limits) : file_(file), limits_(limits) {}
+
+  json Run() {
+    std::string kind = "unknown";
+    if (StartsWith(file_, "\x7f" "ELF")) {
+      auto header = ReadCodeObjectHeader(file_);
+      if (header && header->machine == kElfMachineAmdgpu) {
+        kind = "code-object";
+        AddCodeObject(file_, "the file");
+      } else if (header) {
+        kind = "host-elf";
+        ScanHostElf();
+      } else {
+        errors_.push_back(header.error().message);
+      }
+    } else if (StartsWith(file_, kOffloadBundleMagic)) {
+      kind = "offload-bundle";
+      AddBundle(file_, "the file");
+    } else if (StartsWith(file_, kCompressedBundleMagic)) {
+      kind = "compressed-offload-bundle";
+      AddCompressedBundle(file_, "the file");
+    } else if (StartsWith(file_, std::string_view(catalog_format::kMagic, sizeof(catalog_format::kMagic)))) {
+      kind = "isapack-catalog";
+      AddCatalog(file_, "the file");
+    }
+    if (kind == "unknown" || kind == "host-elf") ScanEmbeddedElf();
+    json targets = json::array();
+    for (const json& object : code_objects_) {
+      const auto target = object.find("target_id");
+      if (target != object.end() && std::find(targets.begin(), targets.end(), *target) == targets.end()) {
+        targets.push_back(*target);
+      }
+    }
+    return json{{"schema", 1},          {"kind", kind},         {"size", file_.size()},
+                {"targets", targets},   {"code_objects", code_objects_}, {"bundles", bundles_},
+                {"catalogs", catalogs_}, {"errors", errors_},
+                {"embedded_candidates_skipped", skipped_candidates_}};
+  }
+
+ private:
+  // File offset of a span inside the file, or npos when it is elsewhere
+  // (decompressed data).
+  size_t OffsetOf(std::span<const uint8_t> part) const {
+    if (part.data() >= file_.data() && part.data() < file_.data() + file_.size()) {
+      return static_cast<size_t>(part.data() - file_.data());
+    }
+    return std::string::npos;
+  }
+
+  void AddCodeObject(std::span<const uint8_t> image, const std::string& location) {
+    if (code_objects_.size() >= limits_.max_code_objects) {
+      if (!truncated_) errors_.push_back("more than " + std::to_string(limits_.max_code_objects) +
+                                         " code objects; the rest are not reported");
+      truncated_ = true;
+      return;
+    }
+    if (const size_t offset = OffsetOf(image); offset != std::string::npos) seen_.insert(offset);
+    json object = {{"location", location}, {"size", image.size()}};
+    auto header = ReadCodeObjectHeader(image);
+    if (!header) {
+      object["error"] = header.error().message;
+      code_objects_.push_back(object);
+      return;
+    }
+    object["code_object_version"] = header->code_object_version;
+    object["e_flags"] = Hex(header->flags);
+    object["xnack"] = std::string(ToString(header->xnack));
+    object["sramecc"] = std::string(ToString(header->sramecc));
+    object["generic_version"] = header->generic_version;
+    if (header->code_object_version == 0 && header->os_abi == kElfOsAbiAmdgpuHsa) {
+      // Code object v1/v2: the version and ISA live in "AMD" notes.
+      auto legacy = ReadLegacyCodeObjectInfo(image);
+      if (!legacy) {
+        object["error"] = legacy.error().message;
+      } else {
+        object["code_object_version"] = legacy->code_object_major;
+        object["isa_version"] = std::to_string(legacy->isa.major) + "." + std::to_string(legacy->isa.minor) + "." +
+                                std::to_string(legacy->isa.stepping);
+        if (legacy->processor != nullptr) {
+          object["target_id"] = std::string(legacy->processor->name);
+        } else {
+          // Not damage: the HSAIL-era finalizer used ISA versions such as
+          // 8.0.0 that no LLVM processor has.
+          object["note"] = "legacy ISA " + object["isa_version"].get<std::string>() +
+                           " has no LLVM processor; the HSAIL-era finalizer targeted it";
+        }
+      }
+    } else if (auto id = TargetIdOfHeader(*header)) {
+      object["target_id"] = id->ToString();
+    } else {
+      object["error"] = id.error().message;
+    }
+    json kernels = json::array();
+    if (auto note = FindMetadataNote(image); !note) {
+      object["error"] = note.error().message;
+    } else if (!note->empty()) {
+      if (auto metadata = ReadCodeObjectMetadata(*note)) {
+        object["metadata_target"] = metadata->target;
+        for (const KernelMetadata& k : metadata->kernels) {
+          kernels.push_back({{"name", k.name},
+                             {"symbol", k.symbol},
+                             {"kernarg_segment_size", k.kernarg_segment_size},
+                             {"group_segment_fixed_size", k.group_segment_fixed_size},
+                             {"private_segment_fixed_size", k.private_segment_fixed_size},
+                             {"wavefront_size", k.wavefront_size}});
+        }
+      } else {
+        object["error"] = metadata.error().message;
+      }
+    }
+    object["kernels"] = kernels;
+    code_objects_.push_back(object);
+  }
+
+  void AddBundle(std::span<const uint8_t> bundle, const std::string& location) {
+    json report = {{"location", location}, {"compressed", false}};
+    AddBundleEntries(bundle, location, &report);
+    bundles_.push_back(report);
+  }
+
+  void AddBundleEntries(std::span<const uint8_t> bundle, const std::string& location, json* report) {
+    auto entries = ParseOffloadBundle(bundle);
+    if (!entries) {
+      (*report)["error"] = entries.error().message;
+      errors_.push_back(location + ": " + entries.error().message);
+      return;
+    }
+    json list = json::array();
+    for (const BundleEntry& entry : *entries) {
+      list.push_back({{"id", std::string(entry.id)}, {"size", entry.payload.size()}});
+      if (!BundleEntryTarget(entry.id).empty() && !entry.payload.empty()) {
+        AddCodeObject(entry.payload, "bundle entry '" + std::string(entry.id) + "' of " + location);
+      }
+    }
+    (*report)["entries"] = list;
+  }
+
+  void AddCompressedBundle(std::span<const uint8_t> data, const std::string& location) {
+    json report = {{"location", location}, {"compressed", true}};
+    auto header = ParseCompressedBundleHeader(data);
+    if (!header) {
+      report["error"] = header.error().message;
+      errors_.push_back(location + ": " + header.error().message);
+      bundles_.push_back(report);
+      return;
+    }
+    report["version"] = header->version;
+    report["method"] = header->method == 1 ? "zstd" : "zlib";
+    report["uncompressed_size"] = header->uncompressed_size;
+    auto decompressed = DecompressBundle(data, limits_.max_decompressed_bundle);
+    if (!decompressed) {
+      report["error"] = decompressed.error().message;
+      errors_.push_back(location + ": " + decompressed.error().message);
+      bundles_.push_back(report);
+      return;
+    }
+    // The entries point into this copy; keep it as long as the report needs it.
+    decompressed_.push_back(std::move(*decompressed));
+    AddBundleEntries(decompressed_.back(), location, &report);
+    bundles_.push_back(report);
+  }
+
+  void AddCatalog(std::span<const uint8_t> data, const std::string& location) {
+    json report = {{"location", location}};
+    auto catalog = Catalog::Parse(data);
+    if (!catalog) {
+      report["error"] = catalog.error().message;
+      errors_.push_back(location + ": " + catalog.error().message);
+      catalogs_.push_back(report);
+      return;
+    }
+    json entries = json::array();
+    for (size_t i = 0; i < catalog->size(); ++i) {
+      const CatalogEntry e = catalog->entry(i);
+      json entry = {{"target_id", std::string(e.target_id)},
+                    {"covers", std::string(e.covers)},
+                    {"code_object_version", e.code_object_version},
+                    {"compressed_size", e.payload.size()},
+                    {"uncompressed_size", e.uncompressed_size}};
+      std::vector<uint8_t> image(e.uncompressed_size);
+      if (Status status = catalog->Decompress(i, image); status) {
+        entry["verified"] = true;
+        AddCodeObject(image, "catalog entry " + std::to_string(i) + " of " + location);
+        // The image is a temporary copy: its location is the catalog entry.
+      } else {
+        entry["verified"] = false;
+        entry["error"] = status.error().message;
+        errors_.push_back(status.error().message);
+      }
+      entries.push_back(entry);
+    }
+    report["entries"] = entries;
+    report["zstd_level"] = catalog->zstd_level();
+    report["dictionary_size"] = catalog->dictionary().size();
+    json build_info = json::parse(catalog->build_info(), nullptr, /*allow_exceptions=*/false);
+    report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info())) : build_info;
+    catalogs_.push_back(report);
+  }
+
+  void ScanHostElf() {
+    auto sections = ReadElfSections(file_);
+    if (!sections) {
+      errors_.push_back(sections.error().message);
+      return;
+    }
+    for (const ElfSection& section : *sections) {
+      if (section.type == 8 /* SHT_NOBITS */) continue;
+      const auto contents = file_.subspan(section.offset, section.size);
+      const std::string where = "section " + std::string(section.name);
+      if (section.name == ".isapack_catalog") {
+        AddCatalog(contents, where);
+      } else if (section.name == ".hip_fatbin") {
+        ScanForBundles(contents, where);
+      }
+    }
+  }
+
+  // HIP's .hip_fatbin holds one or more bundles, each aligned.
+  void ScanForBundles(std::span<const uint8_t> contents, const std::string& where) {
+    for (size_t at = 0; at + 4 <= contents.size(); at += 8) {
+      const auto rest = contents.subspan(at);
+      const std::string location = where + " + " + Hex(at);
+      if (StartsWith(rest, kOffloadBundleMagic)) {
+        AddBundle(rest, location);
+      } else if (StartsWith(rest, kCompressedBundleMagic)) {
+        auto header = ParseCompressedBundleHeader(rest);
+        AddCompressedBundle(header && header->total_size ? rest.first(header->total_size) : rest, location);
+      }
+    }
+  }
+
+  // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).
+  void ScanEmbeddedElf() {
+    const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
+    const uint8_t* begin = file_.data();
+    const uint8_t* end = begin + file_.size();
+    for (const uint8_t* at = begin + 1; at + 64 <= end;) {
+      at = static_cast<const uint8_t*>(memmem(at, static_cast<size_t>(end - at), magic, 4));
+      if (at == nullptr || at + 64 > end) break;
+      const size_t offset = static_cast<size_t>(at - begin);
+      const auto candidate = file_.subspan(offset);
+      auto header = ReadCodeObjectHeader(candidate);
+      if (header && header->machine == kElfMachineAmdgpu && seen_.count(offset) == 0) {
+        // A scan finds ELF magic in string constants too: a candidate that
+        // does not hold together is skipped (and counted), not an error.
+        if (auto size = ElfImageSize(candidate)) {
+          AddCodeObject(candidate.first(*size), "embedded ELF image at file offset " + Hex(offset));
+        } else {
+          ++skipped_candidates_;
+        }
+      }
+      ++at;
+    }
+  }
+
+  std::span<const uint8_t> file_;
+  const InspectLimits& limits_;
+  json code_objects_ = json::array();
+  json bundles_ = json::array();
+  json catalogs_ = json::array();
+  json errors_ = json::array();
+  std::set<size_t> seen_;
+  std::vector<std::vector<uint8_t>> decompressed_;
+  size_t skipped_candidates_ = 0;
+  bool truncated_ = false;
+};
+
+std::string Thousands(uint64_t value) {
+  std::string digits = std::to_string(value), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string KindText(const std::string& kind) {
+  if (kind == "code-object") return "AMDGPU code object";
+  if (kind == "offload-bundle") return "clang offload bundle";
+  if (kind == "compressed-offload-bundle") return "compressed clang offload bundle (CCOB)";
+  if (kind == "isapack-catalog") return "isapack catalog";
+  if (kind == "host-elf") return "host ELF file";
+  return "file of unknown type";
+}
+
+}  // namespace
+
+json InspectBytes(std::span<const uint8_t> data, const InspectLimits& limits) {
+  return Inspector(data, limits).Run();
+}
+
+std::string FormatInspectReport(const std::string& path, const json& report) {
+  std::string text = path + ": " + KindText(report.at("kind").get<std::string>()) + ", " +
+                     Thousands(report.at("size").get<uint64_t>()) + " bytes\n";
+  const json& targets = report.at("targets");
+  if (targets.empty()) {
+    text += "  no AMDGPU code objects found\n";
+  } else {
+    std::string list;
+    for (const json& target : targets) list += " " + target.get<std::string>();
+    text += "  GPU targets (" + std::to_string(targets.size()) + "):" + list + "\n";
+  }
+  for (const json& bundle : report.at("bundles")) {
+    text += "  " + std::string(bundle.at("compressed").get<bool>() ? "compressed offload bundle" : "offload bundle") +
+            " in " + bundle.at("location").get<std::string>();
+    if (bundle.contains("method")) {
+      text += " (CCOB v" + std::to_string(bundle.at("version").get<int>()) + ", " +
+              bundle.at("method").get<std::string>() + ")";
+    }
+    if (bundle.contains("entries")) text += ": " + std::to_string(bundle.at("entries").size()) + " entries";
+    text += "\n";
+  }
+  for (const json& catalog : report.at("catalogs")) {
+    text += "  isapack catalog in " + catalog.at("location").get<std::string>();
+    if (catalog.contains("entries")) text += ": " + std::to_string(catalog.at("entries").size()) + " entries";
+    text += "\n";
+  }
+  for (const json& object : report.at("code_objects")) {
+    text += "  code object: ";
+    if (object.contains("target_id")) {
+      text += object.at("target_id").get<std::string>() + ", code object v" +
+              std::to_string(object.at("code_object_version").get<unsigned>()) + ", e_flags " +
+              object.at("e_flags").get<std::string>() + ", xnack " + object.at("xnack").get<std::string>() +
+              ", sramecc " + object.at("sramecc").get<std::string>();
+      if (object.at("generic_version").get<unsigned>() != 0) {
+        text += ", generic version " + std::to_string(object.at("generic_version").get<unsigned>());
+      }
+    } else if (object.contains("isa_version")) {
+      text += "ISA " + object.at("isa_version").get<std::string>() + ", code object v" +
+              std::to_string(object.at("code_object_version").get<unsigned>()) + " (" +
+              object.value("note", std::string("legacy format")) + ")";
+    } else {
+      text += "unidentified";
+    }
+    text += "\n    in " + object.at("location").get<std::string>() + ", " +
+            Thousands(object.at("size").get<uint64_t>()) + " bytes\n";
+    if (object.contains("kernels") && !object.at("kernels").empty()) {
+      std::string kernels;
+      for (const json& k : object.at("kernels")) {
+        kernels += (kernels.empty() ? "" : ", ") + k.at("name").get<std::string>() + " (kernarg " +
+                   std::to_string(k.at("kernarg_segment_size").get<uint64_t>()) + " bytes)";
+      }
+      text += "    kernels: " + kernels + "\n";
+    }
+    if (object.contains("error")) text += "    error: " + object.at("error").get<std::string>() + "\n";
+  }
+  for (const json& error : report.at("errors")) text += "  error: " + error.get<std::string>() + "\n";
+  return text;
+}
+
+}  // namespace isapack

@@ -1,0 +1,151 @@
+// isapack select: which embedded code object a device with a given ISA list
+// would get, and why.
+#include <iostream>
+
+#include "catalog_file.h"
+#include "cli.h"
+#include "selection.h"
+#include "status.h"
+
+namespace isapack::cli {
+namespace {
+
+struct Outcome {
+  size_t entry = ISAPACK_NO_ENTRY;
+  std::string target_id;
+  unsigned code_object_version = 0;
+  isapack_status_code_t code = ISAPACK_STATUS_OK;
+  std::string message;
+  std::string trace;
+};
+
+// Through the loaded libisapack's own selection.
+Outcome SelectInLibrary(const std::vector<std::string>& isas) {
+  std::vector<const char*> names;
+  for (const std::string& isa : isas) names.push_back(isa.c_str());
+  Outcome outcome;
+  size_t length = 0;
+  isapack_status_t status = isapack_select(names.data(), names.size(), &outcome.entry, nullptr, 0, &length);
+  std::string trace(length + 1, '\0');
+  isapack_status_free(status);
+  status = isapack_select(names.data(), names.size(), &outcome.entry, trace.data(), trace.size(), nullptr);
+  trace.resize(length);
+  outcome.trace = trace;
+  outcome.code = isapack_status_code(status);
+  outcome.message = isapack_status_message(status);
+  isapack_status_free(status);
+  isapack_catalog_entry_info_t info;
+  if (outcome.entry != ISAPACK_NO_ENTRY && isapack_catalog_entry_info(outcome.entry, &info) == nullptr) {
+    outcome.target_id = info.target_id;
+    outcome.code_object_version = info.code_object_version;
+  }
+  return outcome;
+}
+
+// Against another file's catalog, with the same selection code.
+Outcome SelectInCatalog(const Catalog& catalog, const std::vector<TargetId>& isas) {
+  const Selection selection = Select(isas, catalog);
+  Outcome outcome;
+  outcome.trace = FormatTrace(selection, isas, catalog);
+  if (selection.ok()) {
+    outcome.entry = selection.entry;
+    outcome.target_id = std::string(catalog.entry(selection.entry).target_id);
+    outcome.code_object_version = catalog.entry(selection.entry).code_object_version;
+  } else {
+    Error error = SelectionError(selection, isas, catalog, "");
+    outcome.code = error.code;
+    outcome.message = error.message;
+  }
+  return outcome;
+}
+
+}  // namespace
+
+int RunSelect(const SelectOptions& options) {
+  std::vector<TargetId> isas;
+  for (const std::string& name : options.isa_names) {
+    TargetId id;
+    const TargetIdParse parse = ParseIsaName(name, &id);
+    if (parse.error != TargetIdError::kOk) {
+      PrintError(DescribeTargetIdError(name, parse));
+      return kExitUsage;
+    }
+    isas.push_back(id);
+  }
+  // A ROCr with generic support (>= 6.4) lists each processor's generic ISA
+  // after its own; model that unless asked to take the list as given.
+  std::vector<std::string> added;
+  if (!options.as_listed) {
+    const std::vector<TargetId> given = isas;
+    for (const TargetId& isa : given) {
+      if (isa.processor == nullptr || GenericOf(*isa.processor) == nullptr) continue;
+      TargetId generic;
+      generic.generic = GenericOf(*isa.processor);
+      if (generic.generic->xnack == FeatureSupport::kSupported) generic.xnack = isa.xnack;
+      if (generic.generic->sramecc == FeatureSupport::kSupported) generic.sramecc = isa.sramecc;
+      bool present = false;
+      for (const TargetId& existing : isas) present = present || existing.generic == generic.generic;
+      if (!present) {
+        isas.push_back(generic);
+        added.push_back(generic.ToIsaName());
+      }
+    }
+  }
+  if (isas.size() > kMaxAgentIsas) {
+    PrintError("an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs");
+    return kExitUsage;
+  }
+  std::vector<std::string> isa_names;
+  for (const TargetId& isa : isas) isa_names.push_back(isa.ToIsaName());
+
+  Outcome outcome;
+  if (options.catalog_file.empty()) {
+    outcome = SelectInLibrary(isa_names);
+  } else {
+    CatalogFile file;
+    if (Status status = LoadCatalogFile(options.catalog_file, &file); !status) {
+      PrintError(status.error().message);
+      return kExitFailure;
+    }
+    outcome = SelectInCatalog(file.catalog, isas);
+  }
+  const char* source = options.catalog_file.empty() ? "this build" : "the catalog of the given file";
+  if (options.json) {
+    nlohmann::json selected = nullptr;
+    if (outcome.entry != ISAPACK_NO_ENTRY) {
+      selected = {{"entry", outcome.entry},
+                  {"target_id", outcome.target_id},
+                  {"code_object_version", outcome.code_object_version}};
+    }
+    PrintJson({{"schema", 1},
+               {"isa_names", isa_names},
+               {"generic_isas_assumed", added},
+               {"selected", selected},
+               {"status", isapack_status_code_name(outcome.code)},
+               {"message", outcome.message},
+               {"trace", outcome.trace}});
+  } else {
+    if (outcome.entry != ISAPACK_NO_ENTRY) {
+      std::cout << outcome.target_id << "\n  " << isa_names.front() << " gets " << outcome.target_id
+                << " (code object v" << outcome.code_object_version << ", entry " << outcome.entry << " of "
+                << source << ")\n";
+    } else {
+      std::cout << "no code object\n";
+    }
+    for (const std::string& isa : added) {
+      std::cout << "  assuming ROCr >= 6.4, which also lists " << isa
+                << " (use --as-listed to take the ISA list as given)\n";
+    }
+    std::cout << "Selection trace:\n";
+    size_t start = 0;
+    while (start < outcome.trace.size()) {
+      const size_t end = outcome.trace.find('\n', start);
+      std::cout << "  " << outcome.trace.substr(start, end - start) << "\n";
+      start = end == std::string::npos ? outcome.trace.size() : end + 1;
+    }
+    if (outcome.entry == ISAPACK_NO_ENTRY) PrintError(outcome.message);
+  }
+  return outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
+}
+
+}  // namespace isapack::cli

@@ -1,0 +1,131 @@
+// isapack targets: the vocabulary of targets/ and what this build covers.
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "cli.h"
+#include "target_id.h"
+#include "target_table.h"
+
+namespace isapack::cli {
+namespace {
+
+using json = nlohmann::json;
+
+// The ISA list a ROCr with generic support (>= 6.4) reports for a processor.
+std::vector<std::string> ModernIsaList(const ProcessorInfo& p) {
+  TargetId id;
+  id.processor = &p;
+  if (p.sramecc == FeatureSupport::kSupported) id.sramecc = FeatureSetting::kOff;
+  if (p.xnack == FeatureSupport::kSupported) id.xnack = FeatureSetting::kOff;
+  std::vector<std::string> isas = {id.ToIsaName()};
+  if (const GenericInfo* g = GenericOf(p)) {
+    TargetId generic;
+    generic.generic = g;
+    if (g->xnack == FeatureSupport::kSupported) generic.xnack = id.xnack;
+    if (g->sramecc == FeatureSupport::kSupported) generic.sramecc = id.sramecc;
+    isas.push_back(generic.ToIsaName());
+  }
+  return isas;
+}
+
+// The code object a device with processor `p` would load, or "".
+std::string CodeObjectFor(const ProcessorInfo& p) {
+  const std::vector<std::string> isas = ModernIsaList(p);
+  std::vector<const char*> names;
+  for (const std::string& isa : isas) names.push_back(isa.c_str());
+  size_t entry = ISAPACK_NO_ENTRY;
+  isapack_status_t status = isapack_select(names.data(), names.size(), &entry, nullptr, 0, nullptr);
+  isapack_status_free(status);
+  isapack_catalog_entry_info_t info;
+  if (entry == ISAPACK_NO_ENTRY || isapack_catalog_entry_info(entry, &info) != nullptr) return "";
+  return info.target_id;
+}
+
+std::vector<std::string> Names(std::span<const uint16_t> members) {
+  std::vector<std::string> names;
+  for (uint16_t index : members) names.emplace_back(Processors()[index].name);
+  return names;
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : " ") + item;
+  return out;
+}
+
+std::string Pad(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text + " ";
+}
+
+}  // namespace
+
+int RunTargets(const TargetsOptions& options) {
+  const json build = BuildInfo();
+  std::set<std::string> covered;
+  if (build.is_object()) {
+    for (const json& target : build.at("covered_targets")) {
+      const std::string id = target.get<std::string>();
+      covered.insert(id.substr(0, id.find(':')));
+    }
+  }
+  json processors = json::array(), generics = json::array(), families = json::array(), bundles = json::array();
+  std::string text = "Exact targets, what this build covers and the code object a device would load\n"
+                     "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
+  text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "product\n";
+  for (const ProcessorInfo& p : Processors()) {
+    const std::string code_object = CodeObjectFor(p);
+    const bool is_covered = covered.count(std::string(p.name)) != 0;
+    char isa[16];
+    std::snprintf(isa, sizeof(isa), "%u.%u.%u", p.isa.major, p.isa.minor, p.isa.stepping);
+    char mach[8];
+    std::snprintf(mach, sizeof(mach), "0x%02x", p.mach);
+    const GenericInfo* generic = GenericOf(p);
+    processors.push_back({{"name", std::string(p.name)},
+                          {"mach", mach},
+                          {"isa_version", isa},
+                          {"xnack", std::string(ToString(p.xnack))},
+                          {"sramecc", std::string(ToString(p.sramecc))},
+                          {"generic", generic ? json(std::string(generic->name)) : json(nullptr)},
+                          {"llvm", p.llvm},
+                          {"llvm_removed", p.llvm_removed ? json(p.llvm_removed) : json(nullptr)},
+                          {"product", std::string(p.product)},
+                          {"covered", is_covered},
+                          {"code_object", code_object.empty() ? json(nullptr) : json(code_object)}});
+    text += "  " + Pad(std::string(p.name), 9) + Pad(is_covered ? "yes" : "-", 8) +
+            Pad(code_object.empty() ? "-" : code_object, 16) + std::string(p.product) + "\n";
+  }
+  text += "\nGeneric targets (code object v6):\n";
+  for (const GenericInfo& g : Generics()) {
+    char mach[8];
+    std::snprintf(mach, sizeof(mach), "0x%02x", g.mach);
+    generics.push_back({{"name", std::string(g.name)}, {"mach", mach}, {"llvm", g.llvm}, {"members", Names(g.members)}});
+    text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
+  }
+  text += "\nFamilies (TheRock):\n";
+  std::string bundle_text = "\nBundles:\n";
+  for (const GroupInfo& g : Groups()) {
+    json entry = {{"name", std::string(g.name)}, {"members", Names(g.members)}};
+    if (g.kind == GroupKind::kBundle) {
+      bundles.push_back(entry);
+      bundle_text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
+    } else {
+      families.push_back(entry);
+      text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
+    }
+  }
+  if (options.json) {
+    PrintJson({{"schema", 1},
+               {"isapack_version", isapack_version()},
+               {"processors", processors},
+               {"generics", generics},
+               {"families", families},
+               {"bundles", bundles}});
+  } else {
+    std::cout << text << bundle_text;
+  }
+  return kExitOk;
+}
+
+}  // namespace isapack::cli

@@ -1,0 +1,96 @@
+// isapack verify: decompress, hash-check and validate every code object
+// embedded in the installed libisapack.
+#include <cstdio>
+#include <iostream>
+
+#include "cli.h"
+#include "code_object.h"
+#include "target_id.h"
+
+namespace isapack::cli {
+
+int RunVerify(const VerifyOptions& options) {
+  const std::string library = LibraryPath();
+  const nlohmann::json build = BuildInfo();
+  const size_t count = isapack_catalog_entry_count();
+  nlohmann::json entries = nlohmann::json::array();
+  std::vector<std::string> failures;
+  if (count == 0) {
+    isapack_catalog_entry_info_t info;
+    isapack_status_t status = isapack_catalog_entry_info(0, &info);
+    failures.push_back(status ? isapack_status_message(status) : "the catalog is empty");
+    isapack_status_free(status);
+  }
+  if (!build.is_object() || !build.contains("code_objects")) {
+    failures.push_back("the build info embedded in " + library + " is damaged");
+  } else if (build.at("code_objects").size() != count) {
+    failures.push_back("the catalog holds " + std::to_string(count) + " code objects but the build made " +
+                       std::to_string(build.at("code_objects").size()));
+  }
+  for (size_t i = 0; i < count; ++i) {
+    isapack_catalog_entry_info_t info{};
+    isapack_status_t status = isapack_catalog_entry_info(i, &info);
+    std::vector<std::string> problems;
+    nlohmann::json entry = {{"index", i}};
+    if (status != nullptr) {
+      problems.push_back(isapack_status_message(status));
+      isapack_status_free(status);
+    } else {
+      entry["target_id"] = info.target_id;
+      entry["code_object_version"] = info.code_object_version;
+      entry["uncompressed_size"] = info.uncompressed_size;
+      entry["compressed_size"] = info.compressed_size;
+      char hash[24];
+      std::snprintf(hash, sizeof(hash), "0x%016llx", static_cast<unsigned long long>(info.xxh3_64));
+      entry["xxh3_64"] = hash;
+      std::vector<uint8_t> image(info.uncompressed_size);
+      status = isapack_catalog_entry_extract(i, image.data(), image.size());
+      if (status != nullptr) {
+        problems.push_back(isapack_status_message(status));
+        isapack_status_free(status);
+      } else {
+        CodeObjectExpectation expected;
+        expected.code_object_version = info.code_object_version;
+        const TargetIdParse parse = ParseTargetId(info.target_id, &expected.target);
+        if (parse.error != TargetIdError::kOk) {
+          problems.push_back(DescribeTargetIdError(info.target_id, parse));
+        } else {
+          for (std::string& problem : ValidateCodeObject(image, expected)) problems.push_back(std::move(problem));
+        }
+      }
+      if (build.is_object() && i < build.at("code_objects").size() &&
+          build.at("code_objects")[i].at("target_id").get<std::string>() != info.target_id) {
+        problems.push_back("the build made " + build.at("code_objects")[i].at("target_id").get<std::string>() +
+                           " here");
+      }
+    }
+    entry["ok"] = problems.empty();
+    entry["problems"] = problems;
+    entries.push_back(entry);
+    for (const std::string& problem : problems) {
+      failures.push_back("entry " + std::to_string(i) + (info.target_id ? std::string(" (") + info.target_id + ")" : "") +
+                         ": " + problem);
+    }
+  }
+  const bool ok = failures.empty();
+  if (options.json) {
+    PrintJson({{"schema", 1}, {"library", library}, {"ok", ok}, {"entries", entries}, {"failures", failures}});
+  } else {
+    std::cout << "Verifying the code objects embedded in " << library << ":\n";
+    for (const nlohmann::json& entry : entries) {
+      if (!entry.contains("target_id")) continue;
+      std::string id = entry.at("target_id").get<std::string>();
+      id.append(id.size() < 24 ? 24 - id.size() : 1, ' ');
+      std::cout << "  " << (entry.at("ok").get<bool>() ? "ok    " : "FAIL  ") << id << "v"
+                << entry.at("code_object_version").get<unsigned>() << "  "
+                << entry.at("uncompressed_size").get<uint64_t>() << " bytes, XXH3-64 "
+                << entry.at("xxh3_64").get<std::string>() << "\n";
+    }
+    for (const std::string& failure : failures) PrintError(failure);
+    std::cout << (ok ? "verify: all " + std::to_string(count) + " code objects are intact\n"
+                     : "verify: FAILED; reinstall the libisapack package\n");
+  }
+  return ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace isapack::cli
