@@ -3,6 +3,7 @@
 // modes (against the shared expectation table), inspect on real and damaged
 // files, devices/smoke on the real ROCr (no GPU: exit 77) and on the
 // SIMULATED HSA runtime (a test double; its results are not hardware results).
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "isapack/isapack.h"
+#include "support/test_paths.h"
 
 extern char** environ;
 
@@ -28,6 +30,7 @@ namespace {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+using isapack::testing::TestPath;
 
 struct Finished {
   int exit = -1;
@@ -81,7 +84,7 @@ Finished Spawn(const std::vector<std::string>& argv, const std::map<std::string,
 }
 
 Finished Isapack(std::vector<std::string> args, const std::map<std::string, std::string>& env = {}) {
-  args.insert(args.begin(), ISAPACK_TEST_CLI);
+  args.insert(args.begin(), TestPath("CLI"));
   return Spawn(args, env);
 }
 
@@ -100,12 +103,44 @@ const fs::path& WorkDir() {
 std::string TestCatalog(const std::string& selectors, const std::string& mode) {
   const std::string path = (WorkDir() / (selectors + "-" + mode + ".catalog")).string();
   if (!fs::exists(path)) {
-    EXPECT_EQ(Spawn({ISAPACK_TEST_MAKE_CATALOG, selectors, mode, "19", path}).exit, 0);
+    EXPECT_EQ(Spawn({TestPath("MAKE_CATALOG"), selectors, mode, "19", path}).exit, 0);
   }
   return path;
 }
 
 json BuildInfo() { return json::parse(isapack_build_info_json()); }
+
+// The file libisapack was loaded from.
+std::string LibraryPath() {
+  Dl_info info;
+  dladdr(reinterpret_cast<void*>(&isapack_version), &info);
+  return info.dli_fname;
+}
+
+struct CodeObjectFile {
+  std::string target_id;
+  unsigned version;
+  std::string path;
+};
+
+// Every code object of this build, extracted from the library's catalog.
+const std::vector<CodeObjectFile>& CodeObjects() {
+  static const std::vector<CodeObjectFile> files = [] {
+    std::vector<CodeObjectFile> out;
+    fs::create_directories(WorkDir() / "objects");
+    for (size_t i = 0; i < isapack_catalog_entry_count(); ++i) {
+      isapack_catalog_entry_info_t info;
+      EXPECT_EQ(isapack_catalog_entry_info(i, &info), nullptr);
+      std::vector<char> bytes(info.uncompressed_size);
+      EXPECT_EQ(isapack_catalog_entry_extract(i, bytes.data(), bytes.size()), nullptr);
+      const fs::path path = WorkDir() / "objects" / ("amdgcn-amd-amdhsa--" + std::string(info.target_id) + ".hsaco");
+      std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      out.push_back({info.target_id, info.code_object_version, path.string()});
+    }
+    return out;
+  }();
+  return files;
+}
 
 // --- targets -------------------------------------------------------------------
 
@@ -241,7 +276,7 @@ TEST(CliSelect, AsListedModelsAnOlderRocr) {
 
 TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
   const std::string generic = TestCatalog("all", "generic"), exact = TestCatalog("all", "exact");
-  std::ifstream in(ISAPACK_TEST_SELECTION_EXPECTATIONS);
+  std::ifstream in(TestPath("DATA_DIR") + "/selection/expectations.txt");
   std::string line;
   size_t rows = 0;
   auto result = [](const Finished& run) -> std::string {
@@ -312,12 +347,20 @@ TEST(CliVerify, TheInstalledLibraryIsIntact) {
 
 // --- devices and smoke -------------------------------------------------------------
 
-const std::map<std::string, std::string> kSimulated = {{"ISAPACK_LIBHSA_PATH", ISAPACK_TEST_SIMULATED_HSA},
-                                                       {"ISAPACK_SIMULATED_HSA_AGENTS",
-                                                        "gfx1103;gfx1030,uuid=GPU-00000000000000b0"}};
+// The simulated runtime with two agents.
+std::map<std::string, std::string> Simulated() {
+  return {{"ISAPACK_LIBHSA_PATH", TestPath("SIMULATED_HSA")},
+          {"ISAPACK_SIMULATED_HSA_AGENTS", "gfx1103;gfx1030,uuid=GPU-00000000000000b0"}};
+}
 
 TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
   if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists";
+  isapack_agent_list_t list = nullptr;
+  isapack_status_t status = isapack_agent_list_create(nullptr, &list);
+  const bool missing = isapack_status_code(status) == ISAPACK_STATUS_HSA_UNAVAILABLE;
+  isapack_status_free(status);
+  isapack_agent_list_free(list);
+  if (missing) GTEST_SKIP() << "no libhsa-runtime64 is installed";
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command});
     EXPECT_EQ(run.exit, 77) << command;
@@ -331,11 +374,11 @@ TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
 }
 
 TEST(CliDevices, ListsTheSimulatedAgents) {
-  const Finished run = Isapack({"devices", "--json"}, kSimulated);
+  const Finished run = Isapack({"devices", "--json"}, Simulated());
   ASSERT_EQ(run.exit, 0) << run.err;
   const json doc = Json(run);
   EXPECT_EQ(doc.at("simulated"), true);
-  EXPECT_EQ(doc.at("hsa_library"), ISAPACK_TEST_SIMULATED_HSA);
+  EXPECT_EQ(doc.at("hsa_library"), TestPath("SIMULATED_HSA"));
   ASSERT_EQ(doc.at("devices").size(), 2u);
   const json& second = doc.at("devices")[1];
   EXPECT_EQ(second.at("agent_name"), "gfx1030");
@@ -344,12 +387,12 @@ TEST(CliDevices, ListsTheSimulatedAgents) {
   const bool generic = BuildInfo().at("mode") == "generic";
   EXPECT_EQ(second.at("isa_names"), json({"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"}));
   EXPECT_EQ(second.at("code_object"), generic ? "gfx10-3-generic" : "gfx1030");
-  const Finished readable = Isapack({"devices"}, kSimulated);
+  const Finished readable = Isapack({"devices"}, Simulated());
   EXPECT_NE(readable.out.find("\nSIMULATED: isapack simulated HSA runtime (a test double"), std::string::npos);
 }
 
 TEST(CliSmoke, PassesOnEverySimulatedAgent) {
-  const Finished run = Isapack({"smoke", "--json"}, kSimulated);
+  const Finished run = Isapack({"smoke", "--json"}, Simulated());
   ASSERT_EQ(run.exit, 0) << run.out << run.err;
   const json doc = Json(run);
   EXPECT_EQ(doc.at("passed"), true);
@@ -362,12 +405,12 @@ TEST(CliSmoke, PassesOnEverySimulatedAgent) {
     EXPECT_EQ(device.at("probe").at("wavefront_size"), 32);
     EXPECT_EQ(device.at("probe").at("work_items_verified"), 128);
   }
-  const Finished readable = Isapack({"smoke"}, kSimulated);
+  const Finished readable = Isapack({"smoke"}, Simulated());
   EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos) << readable.out;
 }
 
 TEST(CliSmoke, AnInjectedFailureIsAFailure) {
-  auto env = kSimulated;
+  auto env = Simulated();
   env["ISAPACK_SIMULATED_HSA_FAULTS"] = "hang";
   const Finished run = Isapack({"smoke", "--timeout-ms", "200", "--json"}, env);
   EXPECT_EQ(run.exit, 1);
@@ -388,15 +431,15 @@ json InspectOne(const std::string& path, int expected_exit = 0) {
   return Json(run).at("files")[0];
 }
 
-TEST(CliInspect, EveryBuiltCodeObject) {
-  const json expansion = json::parse(ReadText(ISAPACK_TEST_TARGETS_JSON));
-  for (const json& object : expansion.at("code_objects")) {
-    const json report = InspectOne(std::string(ISAPACK_TEST_DEVICE_LIBRARY_DIR) + "/" + object.at("file").get<std::string>());
+TEST(CliInspect, EveryCodeObjectOfThisBuild) {
+  ASSERT_FALSE(CodeObjects().empty());
+  for (const CodeObjectFile& object : CodeObjects()) {
+    const json report = InspectOne(object.path);
     EXPECT_EQ(report.at("kind"), "code-object");
-    EXPECT_EQ(report.at("targets"), json({object.at("target_id")}));
+    EXPECT_EQ(report.at("targets"), json({object.target_id}));
     const json& code_object = report.at("code_objects")[0];
-    EXPECT_EQ(code_object.at("code_object_version"), object.at("code_object_version"));
-    EXPECT_EQ(code_object.at("metadata_target"), "amdgcn-amd-amdhsa--" + object.at("target_id").get<std::string>());
+    EXPECT_EQ(code_object.at("code_object_version"), object.version);
+    EXPECT_EQ(code_object.at("metadata_target"), "amdgcn-amd-amdhsa--" + object.target_id);
     ASSERT_EQ(code_object.at("kernels").size(), 3u);
     EXPECT_EQ(code_object.at("kernels")[0].at("name"), "isapack_fill");
     EXPECT_EQ(code_object.at("kernels")[0].at("kernarg_segment_size"), 32);
@@ -405,18 +448,21 @@ TEST(CliInspect, EveryBuiltCodeObject) {
   }
 }
 
-// Bundles of every built code object, made at test time with the same
-// clang-offload-bundler HIP uses.
+// Bundles of every code object of this build, made at test time with the
+// same clang-offload-bundler HIP uses (the test skips without one).
+bool HaveBundler() {
+  const std::string bundler = TestPath("OFFLOAD_BUNDLER");
+  return !bundler.empty() && access(bundler.c_str(), X_OK) == 0;
+}
+
 std::vector<std::string> BundleTargets(bool compress) {
-  const json expansion = json::parse(ReadText(ISAPACK_TEST_TARGETS_JSON));
-  std::string targets = "-targets=host-x86_64-unknown-linux-gnu", inputs;
-  std::vector<std::string> argv = {ISAPACK_TEST_OFFLOAD_BUNDLER, "-type=o", "-input=/dev/null"};
+  std::string targets = "-targets=host-x86_64-unknown-linux-gnu";
+  std::vector<std::string> argv = {TestPath("OFFLOAD_BUNDLER"), "-type=o", "-input=/dev/null"};
   std::vector<std::string> ids;
-  for (const json& object : expansion.at("code_objects")) {
-    const std::string id = object.at("target_id");
-    targets += ",hipv4-amdgcn-amd-amdhsa--" + id;
-    argv.push_back("-input=" + std::string(ISAPACK_TEST_DEVICE_LIBRARY_DIR) + "/" + object.at("file").get<std::string>());
-    ids.push_back(id);
+  for (const CodeObjectFile& object : CodeObjects()) {
+    targets += ",hipv4-amdgcn-amd-amdhsa--" + object.target_id;
+    argv.push_back("-input=" + object.path);
+    ids.push_back(object.target_id);
   }
   argv.push_back(targets);
   const std::string output = (WorkDir() / (compress ? "bundle.ccob" : "bundle.bin")).string();
@@ -428,6 +474,7 @@ std::vector<std::string> BundleTargets(bool compress) {
 }
 
 TEST(CliInspect, OffloadBundlesFromClangOffloadBundler) {
+  if (!HaveBundler()) GTEST_SKIP() << "no clang-offload-bundler";
   const std::vector<std::string> ids = BundleTargets(false);
   json report = InspectOne((WorkDir() / "bundle.bin").string());
   EXPECT_EQ(report.at("kind"), "offload-bundle");
@@ -445,6 +492,7 @@ TEST(CliInspect, OffloadBundlesFromClangOffloadBundler) {
 
 // A CCOB with zlib and a v3 header, made here from the uncompressed bundle.
 TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
+  if (!HaveBundler()) GTEST_SKIP() << "no clang-offload-bundler";
   const std::vector<std::string> ids = BundleTargets(false);
   const std::string raw = ReadText(WorkDir() / "bundle.bin");
   std::vector<uint8_t> compressed(compressBound(raw.size()));
@@ -491,7 +539,7 @@ TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
 }
 
 TEST(CliInspect, TheLibrarysOwnCatalog) {
-  const json report = InspectOne(ISAPACK_TEST_LIBRARY);
+  const json report = InspectOne(LibraryPath());
   EXPECT_EQ(report.at("kind"), "host-elf");
   json expected = json::array();
   const json build = BuildInfo();
@@ -503,14 +551,23 @@ TEST(CliInspect, TheLibrarysOwnCatalog) {
 }
 
 TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
-  const json expansion = json::parse(ReadText(ISAPACK_TEST_TARGETS_JSON));
-  const std::string object = ReadText(std::string(ISAPACK_TEST_DEVICE_LIBRARY_DIR) + "/" +
-                                      expansion.at("code_objects")[0].at("file").get<std::string>());
+  const std::string object = ReadText(CodeObjects().front().path);
   const fs::path truncated = WorkDir() / "truncated.hsaco";
   std::ofstream(truncated, std::ios::binary) << object.substr(0, object.size() / 2);
   json report = InspectOne(truncated.string(), 1);
   EXPECT_EQ(report.at("code_objects")[0].at("error"), "ELF section header table lies outside the file");
 
+  const fs::path garbage = WorkDir() / "garbage.bin";
+  std::ofstream(garbage, std::ios::binary) << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
+  report = InspectOne(garbage.string(), 0);
+  EXPECT_EQ(report.at("kind"), "unknown");
+  EXPECT_EQ(report.at("targets"), json::array());
+
+  const Finished missing = Isapack({"inspect", "/nonexistent/file"});
+  EXPECT_EQ(missing.exit, 1);
+  EXPECT_EQ(missing.err, "isapack: cannot open /nonexistent/file: No such file or directory\n");
+
+  if (!HaveBundler()) GTEST_SKIP() << "no clang-offload-bundler for the bundle cases";
   BundleTargets(false);
   std::string bundle = ReadText(WorkDir() / "bundle.bin");
   const uint64_t far = 1ull << 40;
@@ -528,15 +585,6 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   report = InspectOne(short_ccob.string(), 1);
   EXPECT_NE(report.at("errors")[0].get<std::string>().find("are present"), std::string::npos) << report;
 
-  const fs::path garbage = WorkDir() / "garbage.bin";
-  std::ofstream(garbage, std::ios::binary) << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
-  report = InspectOne(garbage.string(), 0);
-  EXPECT_EQ(report.at("kind"), "unknown");
-  EXPECT_EQ(report.at("targets"), json::array());
-
-  const Finished missing = Isapack({"inspect", "/nonexistent/file"});
-  EXPECT_EQ(missing.exit, 1);
-  EXPECT_EQ(missing.err, "isapack: cannot open /nonexistent/file: No such file or directory\n");
 }
 
 // --- the command itself ----------------------------------------------------------

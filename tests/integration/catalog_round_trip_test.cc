@@ -12,6 +12,8 @@
 
 #include "isapack/isapack.h"
 
+#include "support/test_paths.h"
+
 namespace {
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
@@ -19,13 +21,18 @@ std::vector<uint8_t> ReadFile(const std::string& path) {
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// The build tree, for comparing with what the build wrote; installed test
+// runs have none and skip those comparisons.
+std::string BuildDir() { return isapack::testing::TestPath("BUILD_DIR"); }
+
 nlohmann::json TargetsJson() {
-  std::ifstream in(ISAPACK_TEST_TARGETS_JSON);
+  std::ifstream in(BuildDir() + "/isapack-targets.json");
   return nlohmann::json::parse(in);
 }
 
 TEST(EmbeddedCatalog, HoldsEveryCodeObjectOfTheExpansionInOrder) {
-  const nlohmann::json expansion = TargetsJson();
+  // The build info embedded with the catalog is the expansion's result.
+  const nlohmann::json expansion = nlohmann::json::parse(isapack_build_info_json());
   const auto& objects = expansion.at("code_objects");
   ASSERT_EQ(isapack_catalog_entry_count(), objects.size());
   for (size_t i = 0; i < objects.size(); ++i) {
@@ -42,13 +49,14 @@ TEST(EmbeddedCatalog, HoldsEveryCodeObjectOfTheExpansionInOrder) {
 }
 
 TEST(EmbeddedCatalog, EachEntryDecompressesToTheBuiltCodeObject) {
+  if (BuildDir().empty()) GTEST_SKIP() << "needs the build tree's code objects";
   const size_t count = isapack_catalog_entry_count();
   ASSERT_GT(count, 0u);
   for (size_t i = 0; i < count; ++i) {
     isapack_catalog_entry_info_t info;
     ASSERT_EQ(isapack_catalog_entry_info(i, &info), nullptr);
-    const std::vector<uint8_t> built = ReadFile(std::string(ISAPACK_TEST_DEVICE_LIBRARY_DIR) +
-                                                "/amdgcn-amd-amdhsa--" + info.target_id + ".hsaco");
+    const std::vector<uint8_t> built =
+        ReadFile(BuildDir() + "/device_library/amdgcn-amd-amdhsa--" + info.target_id + ".hsaco");
     ASSERT_FALSE(built.empty()) << info.target_id;
     std::vector<uint8_t> extracted(info.uncompressed_size);
     isapack_status_t status = isapack_catalog_entry_extract(i, extracted.data(), extracted.size());
@@ -80,9 +88,9 @@ TEST(EmbeddedCatalog, ExtractChecksItsArguments) {
 
 TEST(EmbeddedCatalog, CarriesTheBuildInfo) {
   const nlohmann::json info = nlohmann::json::parse(isapack_build_info_json());
-  const nlohmann::json expansion = TargetsJson();
-  EXPECT_EQ(info, expansion);
   EXPECT_EQ(info.at("isapack_version").get<std::string>(), isapack_version());
+  if (BuildDir().empty()) GTEST_SKIP() << "needs the build tree's isapack-targets.json";
+  EXPECT_EQ(info, TargetsJson());
 }
 
 }  // namespace

@@ -16,9 +16,16 @@
 
 #include "isapack/isapack.h"
 
+#include "support/test_paths.h"
+
 namespace {
 
-const char* const kSimulatedHsa = ISAPACK_TEST_SIMULATED_HSA;
+// The simulated runtime this installation of the tests uses.
+const std::string& SimulatedHsaPath() {
+  static const std::string path = isapack::testing::TestPath("SIMULATED_HSA");
+  return path;
+}
+#define kSimulatedHsa SimulatedHsaPath().c_str()
 
 // Sets the simulation's environment for one test; restores it afterwards.
 class SimulatedHsa {
@@ -240,7 +247,7 @@ TEST(SimulatedDevice, NoGpuAgentIsNoDevice) {
   SimulatedHsa hsa("gfx1103", "6.4", "no-gpu");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_NO_DEVICE);
-  EXPECT_EQ(created.message, std::string("the HSA runtime (") + kSimulatedHsa +
+  EXPECT_EQ(created.message, "the HSA runtime (" + SimulatedHsaPath() +
                                  ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
                                  "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
 }

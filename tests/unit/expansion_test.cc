@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace isapack {
 namespace {
 
-std::string Dir() { return ISAPACK_TEST_EXPANSION_DIR; }
+std::string Dir() { return testing::TestPath("DATA_DIR") + "/expansion"; }
 
 std::vector<std::string> CompilerList(const std::string& llvm) {
   std::ifstream in(Dir() + "/llvm" + llvm + ".txt");

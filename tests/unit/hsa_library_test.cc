@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include "support/test_paths.h"
+
 namespace isapack {
 namespace {
 
@@ -83,18 +85,18 @@ TEST_F(HsaLibraryLoad, TheEnvironmentIsUsedWhenNoPathIsGiven) {
             "ISAPACK_LIBHSA_PATH is '/nonexistent/dir', which does not exist (No such file or directory); point it "
             "at libhsa-runtime64.so.1 or its directory");
   // An explicit path wins over the environment.
-  auto library = HsaLibrary::Load(ISAPACK_TEST_SIMULATED_HSA);
+  auto library = HsaLibrary::Load(testing::TestPath("SIMULATED_HSA").c_str());
   ASSERT_TRUE(library) << library.error().message;
   EXPECT_FALSE((*library)->simulation().empty());
 }
 
 TEST_F(HsaLibraryLoad, TheSimulationIdentifiesItselfAndTheRealRuntimeDoesNot) {
-  auto simulated = HsaLibrary::Load(ISAPACK_TEST_SIMULATED_HSA);
+  auto simulated = HsaLibrary::Load(testing::TestPath("SIMULATED_HSA").c_str());
   ASSERT_TRUE(simulated) << simulated.error().message;
   EXPECT_EQ((*simulated)->simulation(),
             "isapack simulated HSA runtime (a test double: kernels run as the host build of the device library "
             "on the CPU; no GPU is used)");
-  EXPECT_EQ((*simulated)->path(), ISAPACK_TEST_SIMULATED_HSA);
+  EXPECT_EQ((*simulated)->path(), testing::TestPath("SIMULATED_HSA"));
   auto real = HsaLibrary::Load(nullptr);
   if (!real) GTEST_SKIP() << real.error().message;
   EXPECT_EQ((*real)->simulation(), "");

@@ -14,6 +14,8 @@
 #include "expansion.h"
 #include "support/elf_builder.h"
 
+#include "support/test_paths.h"
+
 namespace isapack {
 namespace {
 
@@ -117,7 +119,7 @@ struct Expectation {
 };
 
 std::vector<Expectation> ReadExpectations() {
-  std::ifstream in(ISAPACK_TEST_SELECTION_EXPECTATIONS);
+  std::ifstream in(testing::TestPath("DATA_DIR") + "/selection/expectations.txt");
   std::vector<Expectation> rows;
   std::string line;
   while (std::getline(in, line)) {

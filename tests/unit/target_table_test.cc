@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace isapack {
 namespace {
 
@@ -153,7 +155,7 @@ TEST(TargetTable, XnackAlwaysOnOnlyForGfx125x) {
 // The names a compiler list file (tests/expansion/llvm<N>.txt) holds that the
 // table knows, as a set.
 std::set<std::string> CompilerList(unsigned llvm) {
-  std::ifstream in(std::string(ISAPACK_TEST_EXPANSION_DIR) + "/llvm" + std::to_string(llvm) + ".txt");
+  std::ifstream in(testing::TestPath("DATA_DIR") + "/expansion/llvm" + std::to_string(llvm) + ".txt");
   std::set<std::string> names;
   std::string line;
   while (std::getline(in, line)) {

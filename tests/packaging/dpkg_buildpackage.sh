@@ -1,0 +1,23 @@
+# Fixture: the native Debian packaging. `dpkg-buildpackage -us -uc -b` on an
+# export of the source tree in $WORK/dpkg/first (tests run in dh_auto_test).
+. "$(dirname "$0")/lib.sh"
+
+dir="$WORK/dpkg/first"
+rm -rf "$dir"
+export_source "$dir/isapack"
+(cd "$dir/isapack" && logged "$dir/build.log" \
+  env DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b)
+
+expected=""
+for package in $DEB_PACKAGES; do
+  expected="$expected${package}_${VERSION}_${ARCH}.deb
+"
+  case $package in
+    libisapack0 | isapack-tools | isapack-tests)
+      expected="$expected${package}-dbgsym_${VERSION}_${ARCH}.deb
+" ;;
+  esac
+done
+expect_equal "dpkg-buildpackage builds the four packages and their dbgsym packages" \
+  "$(printf '%s' "$expected" | LC_ALL=C sort)" "$(cd "$dir" && ls -1 -- *.deb | LC_ALL=C sort)"
+grep -E '^[0-9]+% tests passed' "$dir/build.log" || fail "dh_auto_test ran no tests"

@@ -1,0 +1,128 @@
+# Shared by the packaging tests (sourced, POSIX sh). Each test is run by
+# CTest as `sh tests/packaging/<test>.sh` with:
+#   ISAPACK_SOURCE_DIR  the source tree
+#   ISAPACK_BUILD_DIR   the configured and built tree
+#   ISAPACK_PACKAGING_WORK  where the tests build, unpack and install
+# Exit status: 0 pass, 77 skip (CTest SKIP_RETURN_CODE), anything else fail.
+set -eu
+
+SRC=${ISAPACK_SOURCE_DIR:?ISAPACK_SOURCE_DIR is not set}
+BUILD=${ISAPACK_BUILD_DIR:?ISAPACK_BUILD_DIR is not set}
+WORK=${ISAPACK_PACKAGING_WORK:?ISAPACK_PACKAGING_WORK is not set}
+mkdir -p "$WORK"
+
+# Every package the project builds, by scheme.
+DEB_PACKAGES="libisapack0 libisapack-dev isapack-tools isapack-tests"
+RPM_PACKAGES="isapack isapack-devel isapack-tools isapack-tests"
+VERSION=$(sed -n '1s/^isapack (\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
+ARCH=$(dpkg --print-architecture)
+RPM_ARCH=$(uname -m)
+
+# The package build time every build uses: the date of the newest changelog
+# entry, as dpkg-buildpackage sets it.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(cd "$SRC" && dpkg-parsechangelog -STimestamp)}
+export SOURCE_DATE_EPOCH
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
+# expect_equal <what> <expected> <actual>
+expect_equal() {
+  if [ "$2" != "$3" ]; then
+    printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3" >&2
+    exit 1
+  fi
+  echo "ok: $1"
+}
+
+# expect_same_files <what> <expected file> <actual file>: a unified diff on failure.
+expect_same_files() {
+  if ! diff -u "$2" "$3" >&2; then
+    fail "$1 (diff above: - expected, + actual)"
+  fi
+  echo "ok: $1"
+}
+
+# Runs a command with its output in a log; shows the log's tail on failure.
+logged() {
+  _log=$1
+  shift
+  if ! "$@" >"$_log" 2>&1; then
+    tail -n 60 "$_log" >&2
+    fail "'$*' failed (full log: $_log)"
+  fi
+}
+
+# export_source <dir>: the source tree as a release tarball would have it
+# (tracked and new files in a git checkout, without ignored ones such as build
+# trees; the whole tree otherwise).
+export_source() {
+  rm -rf "$1"
+  mkdir -p "$1"
+  if git -C "$SRC" rev-parse --show-toplevel >/dev/null 2>&1; then
+    (cd "$SRC" && git ls-files -z --cached --others --exclude-standard \
+      | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh \
+      | tar --null -T - -cf -) | tar -xf - -C "$1"
+  else
+    (cd "$SRC" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$1"
+  fi
+}
+
+# source_tarball <file> <prefix>: export_source packed reproducibly.
+source_tarball() {
+  _stage="$WORK/tarball-stage"
+  export_source "$_stage/$2"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+    -C "$_stage" -cf - "$2" | gzip -9n >"$1"
+  rm -rf "$_stage"
+}
+
+# deb_files <deb>: one line per entry: mode owner path [-> target], sorted.
+deb_files() {
+  dpkg-deb --contents "$1" \
+    | awk '{ path = $6; for (i = 7; i <= NF; i++) path = path " " $i; print $1, $2, path }' \
+    | sed 's| \./| /|; s|^\(d[^ ]* [^ ]*\) /\(.*[^/]\)$|\1 /\2/|' | sort
+}
+
+# rpm_files <rpm>: the same, for an rpm (directories end in /).
+rpm_files() {
+  rpm -qp --queryformat '[%{FILEMODES:perms} %{FILEUSERNAME}/%{FILEGROUPNAME} %{FILENAMES}\t%{FILELINKTOS}\n]' "$1" \
+    | awk -F '\t' '{ if ($2 != "") print $1 " -> " $2; else print $1 }' \
+    | sed 's|^\(d[^ ]* [^ ]* .*\)$|\1/|' | sort
+}
+
+# deb_field <deb> <field>
+deb_field() {
+  dpkg-deb --field "$1" "$2"
+}
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    skip "needs root to install packages on this machine"
+  fi
+}
+
+# The packages this project builds that are installed on this machine.
+installed_isapack_packages() {
+  for _p in $DEB_PACKAGES; do
+    if dpkg-query -W -f '${db:Status-Status}\n' "$_p" 2>/dev/null | grep -qv '^not-installed$'; then
+      echo "$_p"
+    fi
+  done
+}
+
+# fs_snapshot <file>: every path the packages could touch, with type and
+# mode (piuparts-style: compared before install and after purge).
+fs_snapshot() {
+  find /usr /etc /opt /var/lib -xdev \
+    \( -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/lib/ucf -o -path /var/lib/systemd \
+       -o -path /var/lib/dhcp -o -path /var/lib/autopkgtest \) -prune \
+    -o -printf '%y %m %p\n' | sort >"$1"
+}
