@@ -4,10 +4,12 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "catalog_format.h"
 
@@ -52,6 +54,12 @@ struct DctxDeleter {
 
 }  // namespace
 
+uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end) {
+  std::vector<uint8_t> toc(image.begin(), image.begin() + static_cast<std::ptrdiff_t>(toc_end));
+  std::memset(toc.data() + offsetof(format::FileHeader, toc_hash), 0, sizeof(uint64_t));
+  return XXH3_64bits(toc.data(), toc.size());
+}
+
 Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   if (image.size() < sizeof(format::FileHeader)) {
     return Corrupt("image of " + std::to_string(image.size()) + " bytes is shorter than its header");
@@ -86,12 +94,10 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
       header.strings_offset < sizeof(format::FileHeader) + entries_size) {
     return Corrupt("table of contents lies outside the catalog");
   }
-  // The table of contents (entries, strings, dictionary) is hashed as one run.
   const uint64_t toc_end = std::max(header.strings_offset + header.strings_size,
                                     header.dictionary_offset + header.dictionary_size);
   if (toc_end < sizeof(format::FileHeader)) return Corrupt("table of contents is empty");
-  const uint64_t toc_hash = XXH3_64bits(image.data() + sizeof(format::FileHeader),
-                                        toc_end - sizeof(format::FileHeader));
+  const uint64_t toc_hash = TableOfContentsHash(image, toc_end);
   if (toc_hash != header.toc_hash) {
     return Corrupt("table of contents fails its XXH3-64 check (expected " + Hex(header.toc_hash) +
                    ", got " + Hex(toc_hash) + "); the data is damaged");
@@ -131,6 +137,15 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
       return Corrupt(where + ": needs a dictionary the catalog does not have");
     }
   }
+  // The dictionary's entropy tables are built once per catalog, not once per
+  // decompression.
+  if (!catalog.dictionary_.empty()) {
+    ZSTD_DDict* ddict = ZSTD_createDDict(catalog.dictionary_.data(), catalog.dictionary_.size());
+    if (ddict == nullptr) return Corrupt("its zstd dictionary cannot be loaded");
+    catalog.ddict_ = std::shared_ptr<const ZSTD_DDict>(ddict, [](const ZSTD_DDict* d) {
+      ZSTD_freeDDict(const_cast<ZSTD_DDict*>(d));
+    });
+  }
   return catalog;
 }
 
@@ -146,6 +161,7 @@ CatalogEntry Catalog::entry(size_t index) const {
   entry.payload = image_.subspan(e.payload_offset, e.compressed_size);
   entry.uncompressed_size = e.uncompressed_size;
   entry.xxh3_64 = e.xxh3_64;
+  entry.payload_xxh3_64 = e.payload_xxh3_64;
   return entry;
 }
 
@@ -162,6 +178,12 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   }
   // The frame must declare exactly the recorded size and end exactly where
   // the entry does: no decompression past the buffer, no trailing data.
+  const uint64_t payload_hash = XXH3_64bits(e.payload.data(), e.payload.size());
+  if (payload_hash != e.payload_xxh3_64) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                     where + "compressed bytes fail their XXH3-64 check (expected " + Hex(e.payload_xxh3_64) +
+                         ", got " + Hex(payload_hash) + "); the data is damaged");
+  }
   const unsigned long long declared = ZSTD_getFrameContentSize(e.payload.data(), e.payload.size());
   if (declared != e.uncompressed_size) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
@@ -173,11 +195,15 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
                      where + "zstd frame is truncated or has trailing bytes; the data is damaged");
   }
-  std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
+  // One decompression context per thread, kept: creating one costs more than
+  // decompressing a code object.
+  thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
   if (!dctx) return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where + "cannot allocate a zstd context");
-  const size_t size = ZSTD_decompress_usingDict(
-      dctx.get(), out.data(), e.uncompressed_size, e.payload.data(), e.payload.size(),
-      e.uses_dictionary ? dictionary_.data() : nullptr, e.uses_dictionary ? dictionary_.size() : 0);
+  const size_t size =
+      e.uses_dictionary
+          ? ZSTD_decompress_usingDDict(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(),
+                                       e.payload.size(), ddict_.get())
+          : ZSTD_decompressDCtx(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(), e.payload.size());
   if (ZSTD_isError(size)) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where + "zstd decompression failed (" +
                                                       ZSTD_getErrorName(size) +

@@ -40,7 +40,7 @@ struct FileHeader {
   uint32_t build_info_length;
   uint32_t zstd_level;         // compression level the payloads used
   uint32_t reserved0;          // zero
-  uint64_t toc_hash;           // XXH3-64 of entries, strings and dictionary
+  uint64_t toc_hash;           // XXH3-64 of header (this field zero), entries, strings, dictionary
   uint64_t reserved1;          // zero
 };
 static_assert(sizeof(FileHeader) == 96);
@@ -57,7 +57,7 @@ struct Entry {
   uint64_t compressed_size;      // bytes of the frame
   uint64_t uncompressed_size;    // bytes of the code object
   uint64_t xxh3_64;              // XXH3-64 of the code object
-  uint64_t reserved;             // zero
+  uint64_t payload_xxh3_64;      // XXH3-64 of the zstd frame, checked before zstd reads it
 };
 static_assert(sizeof(Entry) == 64);
 

@@ -49,6 +49,9 @@ struct Section {
 
 // The section headers, bounds-checked.
 Expected<std::vector<Section>> ReadSections(std::span<const uint8_t> image) {
+  if (image.size() < kEhdrSize) {
+    return Corrupt("file of " + std::to_string(image.size()) + " bytes is shorter than an ELF64 header");
+  }
   const uint64_t shoff = Load<uint64_t>(image, 0x28);
   const uint16_t shentsize = Load<uint16_t>(image, 0x3a);
   const uint16_t shnum = Load<uint16_t>(image, 0x3c);

@@ -8,6 +8,7 @@
 
 #include "code_object.h"
 #include "embedded_catalog.h"
+#include "prepare.h"
 #include "selection.h"
 
 namespace isapack {
@@ -173,30 +174,16 @@ Status Device::Initialize(const isapack_device_options_t& options) {
 Status Device::SelectAndLoad() {
   const Expected<Catalog>& catalog = EmbeddedCatalog();
   if (!catalog) return catalog.error();
-  const Selection selection = Select(agent_.isas, *catalog);
+  // Decompress only the chosen object; check its hash and its ELF header
+  // against the agent before HSA sees a byte.
+  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product);
+  if (!prepared) return prepared.take_error();
+  const Selection& selection = prepared->selection;
   selection_trace_ = FormatTrace(selection, agent_.isas, *catalog);
-  if (!selection.ok()) return SelectionError(selection, agent_.isas, *catalog, agent_.product);
   catalog_entry_ = selection.entry;
   const CatalogEntry entry = catalog->entry(selection.entry);
   code_object_ = std::string(entry.target_id);
-
-  // Decompress only the chosen object; check its hash and its ELF header
-  // against the agent before HSA sees a byte.
-  std::vector<uint8_t> image(entry.uncompressed_size);
-  if (Status status = catalog->Decompress(selection.entry, image); !status) return status;
-  auto header = ReadCodeObjectHeader(image);
-  if (!header) return header.take_error();
-  auto object = TargetIdOfHeader(*header);
-  const TargetId& isa = agent_.isas[selection.isa];
-  const bool same_target = object && (object->processor == isa.processor ||
-                                      (object->generic != nullptr && object->generic == GenericOf(*isa.processor)));
-  if (header->flags != entry.e_flags || !same_target || !FeatureCompatible(header->xnack, isa.xnack) ||
-      !FeatureCompatible(header->sramecc, isa.sramecc)) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     "the embedded code object " + code_object_ + " (e_flags " + std::to_string(header->flags) +
-                         ") does not fit agent ISA " + isa.ToIsaName() +
-                         "; the installed library is damaged: reinstall libisapack");
-  }
+  const std::vector<uint8_t>& image = prepared->image;
 
   const HsaApi& api = hsa_->api();
   hsa_code_object_reader_t reader;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "catalog.h"
 #include "catalog_format.h"
 
 namespace isapack {
@@ -127,6 +128,7 @@ std::vector<uint8_t> LayoutCatalog(const std::vector<CatalogInput>& inputs,
     e.compressed_size = encoding.frames[i].size();
     e.uncompressed_size = inputs[i].bytes.size();
     e.xxh3_64 = XXH3_64bits(inputs[i].bytes.data(), inputs[i].bytes.size());
+    e.payload_xxh3_64 = XXH3_64bits(encoding.frames[i].data(), encoding.frames[i].size());
     out.insert(out.end(), encoding.frames[i].begin(), encoding.frames[i].end());
   }
   header.total_size = out.size();
@@ -143,8 +145,7 @@ void ResealCatalog(std::vector<uint8_t>* catalog) {
   std::memcpy(&header, catalog->data(), sizeof(header));
   const uint64_t toc_end = std::max(header.strings_offset + header.strings_size,
                                     header.dictionary_offset + header.dictionary_size);
-  header.toc_hash = XXH3_64bits(catalog->data() + sizeof(format::FileHeader),
-                                toc_end - sizeof(format::FileHeader));
+  header.toc_hash = TableOfContentsHash(*catalog, toc_end);
   Store(catalog, 0, header);
 }
 

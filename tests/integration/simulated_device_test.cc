@@ -320,6 +320,72 @@ TEST(SimulatedDevice, ADispatchThatNeverCompletesTimesOutAndTheNextDeviceWorks) 
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
 
+// Every fault the simulation injects: the failure is reported with its code,
+// nothing the failed device held stays alive in the HSA runtime, and the
+// next device creation, without the fault, works fully.
+struct Fault {
+  const char* name;
+  isapack_status_code_t create;     // what isapack_device_create returns
+  isapack_status_code_t operation;  // then what a fill returns (create succeeded)
+};
+
+class FaultInjection : public ::testing::TestWithParam<Fault> {};
+
+TEST_P(FaultInjection, IsReportedReleasesEverythingAndTheNextDeviceWorks) {
+  const Fault& fault = GetParam();
+  {
+    SimulatedHsa hsa("gfx1103", "6.4", fault.name);
+    Created created = Create(Options(/*timeout_ms=*/200));
+    if (std::string(fault.name) == "init" && access("/dev/kfd", F_OK) == 0) {
+      EXPECT_NE(created.code, ISAPACK_STATUS_OK);
+    } else {
+      EXPECT_EQ(created.code, fault.create) << created.message;
+    }
+    if (created.code == ISAPACK_STATUS_OK) {
+      uint8_t* buffer = nullptr;
+      isapack_status_t status =
+          isapack_device_alloc(created.device, 256, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&buffer));
+      if (status == nullptr) {
+        isapack_status_t fill = isapack_device_fill(created.device, buffer, 256, 7, 1);
+        EXPECT_EQ(isapack_status_code(fill), fault.operation);
+        isapack_status_free(fill);
+        EXPECT_OK(isapack_device_free(created.device, buffer));
+      } else {
+        EXPECT_EQ(isapack_status_code(status), fault.operation);
+      }
+      isapack_status_free(status);
+      isapack_device_destroy(created.device);
+    } else {
+      EXPECT_FALSE(created.message.empty());
+      EXPECT_EQ(created.device, nullptr);
+    }
+    EXPECT_EQ(LiveHsaObjects(), 0u) << fault.name;
+  }
+  SimulatedHsa hsa("gfx1103");
+  Created again = Create(Options());
+  ASSERT_EQ(again.code, ISAPACK_STATUS_OK) << again.message;
+  ExerciseFillAndCopy(again.device);
+  isapack_device_destroy(again.device);
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryFault, FaultInjection,
+    ::testing::Values(Fault{"init", ISAPACK_STATUS_NO_DEVICE, ISAPACK_STATUS_OK},
+                      Fault{"no-gpu", ISAPACK_STATUS_NO_DEVICE, ISAPACK_STATUS_OK},
+                      Fault{"vanish", ISAPACK_STATUS_NO_DEVICE, ISAPACK_STATUS_OK},
+                      Fault{"queue-create", ISAPACK_STATUS_HSA_ERROR, ISAPACK_STATUS_OK},
+                      Fault{"load-reject", ISAPACK_STATUS_LOAD_REJECTED, ISAPACK_STATUS_OK},
+                      Fault{"alloc", ISAPACK_STATUS_OK, ISAPACK_STATUS_OUT_OF_MEMORY},
+                      Fault{"hang", ISAPACK_STATUS_OK, ISAPACK_STATUS_TIMEOUT}),
+    [](const ::testing::TestParamInfo<Fault>& param_info) {
+      std::string name = param_info.param.name;
+      for (char& c : name) {
+        if (c == '-') c = '_';
+      }
+      return name;
+    });
+
 TEST(SimulatedDevice, AgentsArePickedByOrdinalOrUuid) {
   SimulatedHsa hsa("gfx1100;gfx90a:xnack+,uuid=GPU-00000000000000aa");
   isapack_device_options_t options = Options();

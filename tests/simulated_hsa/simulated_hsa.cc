@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -396,11 +397,20 @@ SIM_API hsa_status_t hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t, vo
   return HSA_STATUS_SUCCESS;
 }
 
+// HSA passes AMD extension attributes (hsa_amd_agent_info_t, 0xA000 and up)
+// through hsa_agent_info_t, outside that enum's range: read the raw value
+// without loading it as the enum (UBSan's enum check would rightly object).
+int RawAttribute(const hsa_agent_info_t& attribute) {
+  std::underlying_type_t<hsa_agent_info_t> raw;
+  std::memcpy(&raw, &attribute, sizeof(raw));
+  return static_cast<int>(raw);
+}
+
 SIM_API hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, void* value) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   SimAgent* agent = AgentOf(handle);
   if (agent == nullptr || agent->vanished) return HSA_STATUS_ERROR_INVALID_AGENT;
-  switch (static_cast<int>(attribute)) {
+  switch (RawAttribute(attribute)) {
     case HSA_AGENT_INFO_NAME: CopyName<64>(value, agent->name); break;
     case HSA_AGENT_INFO_VENDOR_NAME: CopyName<64>(value, "isapack simulation"); break;
     case HSA_AGENT_INFO_DEVICE: *static_cast<hsa_device_type_t*>(value) = agent->type; break;

@@ -1,0 +1,37 @@
+#include "prepare.h"
+
+#include <string>
+#include <utility>
+
+#include "code_object.h"
+#include "target_table.h"
+
+namespace isapack {
+
+Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog, std::span<const TargetId> agent_isas,
+                                               std::string_view product) {
+  PreparedCodeObject prepared;
+  prepared.selection = Select(agent_isas, catalog);
+  const Selection& selection = prepared.selection;
+  if (!selection.ok()) return SelectionError(selection, agent_isas, catalog, product);
+  const CatalogEntry entry = catalog.entry(selection.entry);
+
+  prepared.image.resize(entry.uncompressed_size);
+  if (Status status = catalog.Decompress(selection.entry, prepared.image); !status) return status.error();
+  auto header = ReadCodeObjectHeader(prepared.image);
+  if (!header) return header.take_error();
+  auto object = TargetIdOfHeader(*header);
+  const TargetId& isa = agent_isas[selection.isa];
+  const bool same_target = object && (object->processor == isa.processor ||
+                                      (object->generic != nullptr && object->generic == GenericOf(*isa.processor)));
+  if (header->flags != entry.e_flags || !same_target || !FeatureCompatible(header->xnack, isa.xnack) ||
+      !FeatureCompatible(header->sramecc, isa.sramecc)) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                     "the embedded code object " + std::string(entry.target_id) + " (e_flags " +
+                         std::to_string(header->flags) + ") does not fit agent ISA " + isa.ToIsaName() +
+                         "; the installed library is damaged: reinstall libisapack");
+  }
+  return prepared;
+}
+
+}  // namespace isapack
