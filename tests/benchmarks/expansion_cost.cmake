@@ -4,6 +4,8 @@
 # as a reconfigure does).
 #   cmake -DSOURCE_DIR=<repo> -DCLANG=<clang> [-DREPEAT=20] -P expansion_cost.cmake
 cmake_minimum_required(VERSION 3.25)
+# string(TIMESTAMP) would report SOURCE_DATE_EPOCH instead of the clock.
+unset(ENV{SOURCE_DATE_EPOCH})
 list(APPEND CMAKE_MODULE_PATH "${SOURCE_DIR}/cmake")
 include(IsapackTargets)
 include(IsapackExpand)

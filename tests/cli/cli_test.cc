@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "isapack/isapack.h"
+#include "support/system_hsa.h"
 #include "support/test_paths.h"
 
 extern char** environ;
@@ -355,12 +356,7 @@ std::map<std::string, std::string> Simulated() {
 
 TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
   if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists";
-  isapack_agent_list_t list = nullptr;
-  isapack_status_t status = isapack_agent_list_create(nullptr, &list);
-  const bool missing = isapack_status_code(status) == ISAPACK_STATUS_HSA_UNAVAILABLE;
-  isapack_status_free(status);
-  isapack_agent_list_free(list);
-  if (missing) GTEST_SKIP() << "no libhsa-runtime64 is installed";
+  if (isapack::testing::SystemHsaRuntimeMissing()) GTEST_SKIP() << "no libhsa-runtime64 is installed";
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command});
     EXPECT_EQ(run.exit, 77) << command;

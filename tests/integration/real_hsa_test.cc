@@ -10,6 +10,7 @@
 #include <string>
 
 #include "isapack/isapack.h"
+#include "support/system_hsa.h"
 
 namespace {
 
@@ -18,12 +19,7 @@ class RealHsa : public ::testing::Test {
   void SetUp() override {
     if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists: this machine has an AMD GPU driver";
     unsetenv("ISAPACK_LIBHSA_PATH");
-    isapack_agent_list_t list = nullptr;
-    isapack_status_t status = isapack_agent_list_create(nullptr, &list);
-    const bool missing = isapack_status_code(status) == ISAPACK_STATUS_HSA_UNAVAILABLE;
-    isapack_status_free(status);
-    isapack_agent_list_free(list);
-    if (missing) GTEST_SKIP() << "no libhsa-runtime64 is installed";
+    if (isapack::testing::SystemHsaRuntimeMissing()) GTEST_SKIP() << "no libhsa-runtime64 is installed";
   }
 };
 

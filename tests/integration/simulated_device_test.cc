@@ -126,6 +126,17 @@ void ExerciseFillAndCopy(isapack_device_t device) {
   EXPECT_OK(isapack_device_free(device, b));
 }
 
+// After a failure: a device without faults is created, fills and copies
+// byte-exactly and releases everything.
+void ExpectANewDeviceWorks() {
+  SimulatedHsa hsa("gfx1103");
+  Created again = Create(Options());
+  ASSERT_EQ(again.code, ISAPACK_STATUS_OK) << again.message;
+  ExerciseFillAndCopy(again.device);
+  isapack_device_destroy(again.device);
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
 TEST(SimulatedDevice, Gfx1103GetsGfx11GenericAndFillAndCopyAreByteExact) {
   SimulatedHsa hsa("gfx1103");
   Created created = Create(Options());
@@ -312,12 +323,7 @@ TEST(SimulatedDevice, ADispatchThatNeverCompletesTimesOutAndTheNextDeviceWorks) 
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
     EXPECT_EQ(LiveHsaObjects(), 0u);
   }
-  SimulatedHsa hsa("gfx1103");
-  Created again = Create(Options());
-  ASSERT_EQ(again.code, ISAPACK_STATUS_OK) << again.message;
-  ExerciseFillAndCopy(again.device);
-  isapack_device_destroy(again.device);
-  EXPECT_EQ(LiveHsaObjects(), 0u);
+  ExpectANewDeviceWorks();
 }
 
 // Every fault the simulation injects: the failure is reported with its code,
@@ -361,12 +367,7 @@ TEST_P(FaultInjection, IsReportedReleasesEverythingAndTheNextDeviceWorks) {
     }
     EXPECT_EQ(LiveHsaObjects(), 0u) << fault.name;
   }
-  SimulatedHsa hsa("gfx1103");
-  Created again = Create(Options());
-  ASSERT_EQ(again.code, ISAPACK_STATUS_OK) << again.message;
-  ExerciseFillAndCopy(again.device);
-  isapack_device_destroy(again.device);
-  EXPECT_EQ(LiveHsaObjects(), 0u);
+  ExpectANewDeviceWorks();
 }
 
 INSTANTIATE_TEST_SUITE_P(

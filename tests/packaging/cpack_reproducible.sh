@@ -20,14 +20,6 @@ logged "$WORK/rebuild-configure.log" cmake -S "$SRC" -B "$rebuild" "$@"
 logged "$WORK/rebuild-build.log" cmake --build "$rebuild"
 logged "$WORK/rebuild-cpack.log" cpack --config "$rebuild/CPackConfig.cmake" -B "$WORK/rebuild/packages"
 
-differ=""
-for package in "$WORK"/cpack/*.deb "$WORK"/cpack/*.rpm; do
-  name=$(basename "$package")
-  if cmp -s "$package" "$WORK/rebuild/packages/$name"; then
-    echo "ok: $name is bit-identical"
-  else
-    differ="$differ $name"
-  fi
-done
-[ -z "$differ" ] || fail "packages differ between two builds:$differ (compare with diffoscope)"
+expect_bit_identical "packages" "$WORK/cpack" "$WORK/rebuild/packages" \
+  $(cd "$WORK/cpack" && ls -- *.deb *.rpm)
 rm -rf "$WORK/rebuild"

@@ -29,10 +29,7 @@ expect_equal "rpm spec: --define isapack_gpu_targets" "gfx110X-all;gfx120X-all" 
 
 # A real dpkg-buildpackage for gfx110X-all (nocheck: no tests, no isapack-tests).
 dir="$WORK/custom-dpkg"
-rm -rf "$dir"
-export_source "$dir/isapack"
-(cd "$dir/isapack" && logged "$dir/build.log" env ISAPACK_GPU_TARGETS=gfx110X-all \
-  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_BUILD_PROFILES=nocheck dpkg-buildpackage -us -uc -b)
+DEB_BUILD_OPTIONS=nocheck dpkg_build "$dir" ISAPACK_GPU_TARGETS=gfx110X-all DEB_BUILD_PROFILES=nocheck
 expect_equal "dpkg-buildpackage with ISAPACK_GPU_TARGETS=gfx110X-all: X-ROCm-GPU-Architecture" \
   "gfx1100 gfx1101 gfx1102 gfx1103" \
   "$(deb_field "$dir/libisapack0_${VERSION}_${ARCH}.deb" X-ROCm-GPU-Architecture)"

@@ -3,10 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 dir="$WORK/dpkg/first"
-rm -rf "$dir"
-export_source "$dir/isapack"
-(cd "$dir/isapack" && logged "$dir/build.log" \
-  env DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b)
+dpkg_build "$dir"
 
 expected=""
 for package in $DEB_PACKAGES; do

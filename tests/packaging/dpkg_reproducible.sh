@@ -4,19 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 
 dir="$WORK/dpkg/second"
-rm -rf "$dir"
-export_source "$dir/isapack"
-(cd "$dir/isapack" && logged "$dir/build.log" \
-  env DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b)
-
-differ=""
-for deb in "$WORK"/dpkg/first/*.deb; do
-  name=$(basename "$deb")
-  if cmp -s "$deb" "$dir/$name"; then
-    echo "ok: $name is bit-identical"
-  else
-    differ="$differ $name"
-  fi
-done
-[ -z "$differ" ] || fail "debs differ between two dpkg-buildpackage runs:$differ (compare with diffoscope)"
+DEB_BUILD_OPTIONS=nocheck dpkg_build "$dir"
+expect_bit_identical "debs" "$WORK/dpkg/first" "$dir" $(cd "$WORK/dpkg/first" && ls -- *.deb)
 rm -rf "$dir"

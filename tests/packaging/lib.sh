@@ -84,6 +84,36 @@ source_tarball() {
   rm -rf "$_stage"
 }
 
+# dpkg_build <dir> [VAR=value...]: dpkg-buildpackage -us -uc -b on an export
+# of the source tree in <dir>/isapack, with the given environment
+# (DEB_BUILD_OPTIONS gets parallel=N added); the debs land in <dir>.
+dpkg_build() {
+  _dir=$1
+  shift
+  rm -rf "$_dir"
+  export_source "$_dir/isapack"
+  (cd "$_dir/isapack" && logged "$_dir/build.log" \
+    env "$@" DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=$(nproc)" dpkg-buildpackage -us -uc -b)
+}
+
+# expect_bit_identical <what> <first dir> <second dir> <file>...: every file
+# of the first build is byte for byte the same in the second.
+expect_bit_identical() {
+  _what=$1
+  _first=$2
+  _second=$3
+  shift 3
+  _differ=""
+  for _name in "$@"; do
+    if cmp -s "$_first/$_name" "$_second/$_name"; then
+      echo "ok: $_name is bit-identical"
+    else
+      _differ="$_differ $_name"
+    fi
+  done
+  [ -z "$_differ" ] || fail "$_what differ between two builds:$_differ (compare with diffoscope)"
+}
+
 # deb_files <deb>: one line per entry: mode owner path [-> target], sorted.
 deb_files() {
   dpkg-deb --contents "$1" \

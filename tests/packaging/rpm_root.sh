@@ -8,6 +8,16 @@ rpm_in_root() {
   rpm --root "$root" --dbpath /usr/lib/sysimage/rpm "$@"
 }
 
+# installed_versions: "name-version ..." of what the root holds, sorted.
+installed_versions() {
+  rpm_in_root -qa --qf '%{NAME}-%{VERSION}\n' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# expected_versions <version>
+expected_versions() {
+  for package in $RPM_PACKAGES; do echo "$package-$1"; done | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
 next=$(cat "$WORK/cpack-next/VERSION")
 for set in cpack rpmbuild; do
   root="$WORK/rpm-root"
@@ -18,27 +28,16 @@ for set in cpack rpmbuild; do
     cpack) dir="$WORK/cpack" ;;
     rpmbuild) dir="$WORK/rpmbuild/first/RPMS/$RPM_ARCH" ;;
   esac
-  set --
-  for package in $RPM_PACKAGES; do
-    set -- "$@" "$dir/$package-$VERSION-1.$RPM_ARCH.rpm"
-  done
-  logged "$WORK/rpm-install.log" rpm_in_root -i --nodeps "$@"
-  expect_equal "$set: the four packages are installed" \
-    "isapack-$VERSION isapack-devel-$VERSION isapack-tests-$VERSION isapack-tools-$VERSION" \
-    "$(rpm_in_root -qa --qf '%{NAME}-%{VERSION}\n' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+  logged "$WORK/rpm-install.log" rpm_in_root -i --nodeps $(for p in $RPM_PACKAGES; do echo "$dir/$p-$VERSION-1.$RPM_ARCH.rpm"; done)
+  expect_equal "$set: the four packages are installed" "$(expected_versions "$VERSION")" "$(installed_versions)"
   logged "$WORK/rpm-verify.log" rpm_in_root -Va --nodeps
   [ -z "$(cat "$WORK/rpm-verify.log")" ] || { cat "$WORK/rpm-verify.log" >&2; fail "$set: rpm -V finds changed files"; }
   echo "ok: $set: rpm -V finds every file as packaged"
   [ -x "$root/usr/bin/isapack" ] && [ -f "$root/usr/lib64/libisapack.so.0" ] || fail "$set: files missing after install"
   if [ "$set" = cpack ]; then
-    set --
-    for package in $RPM_PACKAGES; do
-      set -- "$@" "$WORK/cpack-next/$package-$next-1.$RPM_ARCH.rpm"
-    done
-    logged "$WORK/rpm-upgrade.log" rpm_in_root -U --nodeps "$@"
-    expect_equal "$set: upgraded to $next" \
-      "isapack-$next isapack-devel-$next isapack-tests-$next isapack-tools-$next" \
-      "$(rpm_in_root -qa --qf '%{NAME}-%{VERSION}\n' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+    logged "$WORK/rpm-upgrade.log" rpm_in_root -U --nodeps \
+      $(for p in $RPM_PACKAGES; do echo "$WORK/cpack-next/$p-$next-1.$RPM_ARCH.rpm"; done)
+    expect_equal "$set: upgraded to $next" "$(expected_versions "$next")" "$(installed_versions)"
   fi
   logged "$WORK/rpm-erase.log" rpm_in_root -e --nodeps $RPM_PACKAGES
   expect_equal "$set: no package is left" "" "$(rpm_in_root -qa)"
