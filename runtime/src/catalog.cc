@@ -11,23 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "bounded_read.h"
 #include "catalog_format.h"
 
 namespace isapack {
 namespace {
 
 namespace format = catalog_format;
-
-template <typename T>
-T Load(std::span<const uint8_t> bytes, size_t offset) {
-  T value;
-  std::memcpy(&value, bytes.data() + offset, sizeof(T));
-  return value;
-}
-
-bool InBounds(uint64_t offset, uint64_t size, uint64_t total) {
-  return offset <= total && size <= total - offset;
-}
 
 // A string of the table: in bounds and followed by its NUL terminator.
 bool ValidString(std::span<const uint8_t> strings, uint32_t offset, uint32_t length) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bounded_read.h"
 #include "isapack/device/kernels.h"
 
 namespace isapack {
@@ -20,18 +21,6 @@ constexpr uint32_t kShtDynsym = 11;
 constexpr uint32_t kNtAmdgpuMetadata = 32;
 constexpr uint16_t kShnUndef = 0;
 constexpr size_t kMaxSymbols = 1 << 20;
-
-template <typename T>
-T Load(std::span<const uint8_t> bytes, size_t offset) {
-  T value;
-  std::memcpy(&value, bytes.data() + offset, sizeof(T));
-  return value;
-}
-
-// True when [offset, offset + size) lies within a buffer of `total` bytes.
-bool InBounds(uint64_t offset, uint64_t size, uint64_t total) {
-  return offset <= total && size <= total - offset;
-}
 
 Error Corrupt(std::string message) {
   return MakeError(ISAPACK_STATUS_DATA_CORRUPT, std::move(message));

@@ -7,19 +7,10 @@
 #include <memory>
 #include <string>
 
+#include "bounded_read.h"
+
 namespace isapack {
 namespace {
-
-template <typename T>
-T Load(std::span<const uint8_t> bytes, size_t offset) {
-  T value;
-  std::memcpy(&value, bytes.data() + offset, sizeof(T));
-  return value;
-}
-
-bool InBounds(uint64_t offset, uint64_t size, uint64_t total) {
-  return offset <= total && size <= total - offset;
-}
 
 Error Corrupt(std::string message) { return MakeError(ISAPACK_STATUS_DATA_CORRUPT, std::move(message)); }
 

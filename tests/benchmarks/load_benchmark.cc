@@ -65,9 +65,7 @@ Agent MakeAgent(const isapack::ProcessorInfo& processor) {
 
 // The CLR/comgr path; returns the picked entry's size (0: none fits).
 size_t LoadFromBundle(std::span<const uint8_t> bundle, const TargetId& isa, size_t* touched) {
-  auto header = isapack::ParseCompressedBundleHeader(bundle);
-  if (!header) return 0;
-  auto raw = isapack::DecompressBundle(bundle);
+  auto raw = isapack::DecompressBundle(bundle);  // parses the CCOB header first
   if (!raw) return 0;
   *touched = bundle.size() + raw->size();
   auto entries = isapack::ParseOffloadBundle(*raw);
