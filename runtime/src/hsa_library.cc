@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace isapack {
@@ -130,10 +132,17 @@ Expected<std::unique_ptr<HsaLibrary>> HsaLibrary::Load(const char* explicit_path
 
 std::string HsaLibrary::Describe(hsa_status_t status) const {
   const char* text = nullptr;
-  std::string message = std::string(HsaStatusName(status)) + " (" + Hex(status) + ")";
+  const std::string_view name = HsaStatusName(status);
+  std::string message = std::string(name) + " (" + Hex(status) + ")";
   if (api_.hsa_status_string(status, &text) == HSA_STATUS_SUCCESS && text != nullptr) {
+    // ROCr's strings repeat the status name ("HSA_STATUS_ERROR_...: The
+    // runtime ..."); say it once.
+    std::string_view explanation = text;
+    if (explanation.starts_with(name) && explanation.substr(name.size()).starts_with(": ")) {
+      explanation.remove_prefix(name.size() + 2);
+    }
     message += ": ";
-    message += text;
+    message += explanation;
   }
   return message;
 }

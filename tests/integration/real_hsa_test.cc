@@ -24,7 +24,8 @@ class RealHsa : public ::testing::Test {
 };
 
 constexpr const char* kNoGpu =
-    "no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ";
+    "no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): "
+    "The runtime failed to allocate the necessary resources.";
 
 TEST_F(RealHsa, DeviceCreationSaysThereIsNoGpuDriver) {
   for (int attempt = 0; attempt < 3; ++attempt) {

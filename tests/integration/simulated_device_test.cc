@@ -296,7 +296,7 @@ TEST(SimulatedDevice, AllocationFailureIsOutOfMemory) {
   EXPECT_EQ(isapack_status_code(status), ISAPACK_STATUS_OUT_OF_MEMORY);
   EXPECT_EQ(std::string(isapack_status_message(status)),
             "allocating 4096 bytes failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): "
-            "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. (simulated)");
+            "The runtime failed to allocate the necessary resources. (simulated)");
   isapack_status_free(status);
   uint8_t buffer[64];
   status = isapack_device_fill(created.device, buffer, sizeof(buffer), 1, 1);
