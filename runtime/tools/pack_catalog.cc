@@ -152,6 +152,7 @@ int Pack(int argc, char** argv) {
   report["dictionary_bytes"] = chosen.dictionary.size();
   report["uncompressed_bytes"] = uncompressed;
   report["compressed_bytes"] = chosen.total();
+  report["build_info_bytes"] = build_info.size();
   report["catalog_bytes"] = catalog.size();
   const std::string text = report.dump(2) + "\n";
   WriteFileAtomically(argv[3], std::vector<uint8_t>(text.begin(), text.end()));
