@@ -3,6 +3,7 @@
 # <build>/isapack-targets.json.
 include(IsapackTargets)
 include(IsapackExpand)
+include(IsapackText)
 
 # isapack_resolve_selectors(<out_selectors> <out_source>)
 # ISAPACK_GPU_TARGETS wins; when it is empty or unset the distribution-wide
@@ -100,13 +101,8 @@ function(isapack_print_expansion_summary prefix selectors source mode)
   set(_i 0)
   foreach(_object _version IN ZIP_LISTS ${prefix}_OBJECTS ${prefix}_VERSIONS)
     string(JOIN " " _covers ${${prefix}_COVERS_${_i}})
-    string(LENGTH "${_object}" _length)
-    math(EXPR _pad "24 - ${_length}")
-    if(_pad LESS 1)
-      set(_pad 1)
-    endif()
-    string(REPEAT " " ${_pad} _spaces)
-    message(STATUS "  ${_object}${_spaces}v${_version}  ${_covers}")
+    isapack_align(_name "${_object}" 24 LEFT)
+    message(STATUS "  ${_name}v${_version}  ${_covers}")
     math(EXPR _i "${_i} + 1")
   endforeach()
   list(LENGTH ${prefix}_LEFT_OUT _left_count)

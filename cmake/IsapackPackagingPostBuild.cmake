@@ -8,6 +8,7 @@
 # file times clamped to SOURCE_DATE_EPOCH when it is set).
 # Then, for every generator, a table: package, size, files.
 
+include("${CMAKE_CURRENT_LIST_DIR}/IsapackText.cmake")
 find_program(DPKG_DEB dpkg-deb)
 find_program(RPM rpm)
 
@@ -120,12 +121,7 @@ foreach(_package IN LISTS CPACK_PACKAGE_FILES)
   file(SIZE "${_package}" _size)
   _isapack_count_files(_files "${_package}")
   get_filename_component(_name "${_package}" NAME)
-  string(LENGTH "${_name}" _length)
-  math(EXPR _pad "44 - ${_length}")
-  if(_pad LESS 1)
-    set(_pad 1)
-  endif()
-  string(REPEAT " " ${_pad} _spaces)
-  string(APPEND _rows "  ${_name}${_spaces}${_size} bytes  ${_files} files\n")
+  isapack_align(_name "${_name}" 44 LEFT)
+  string(APPEND _rows "  ${_name}${_size} bytes  ${_files} files\n")
 endforeach()
 message(STATUS "isapack packages in ${CPACK_PACKAGE_DIRECTORY}:\n${_rows}")

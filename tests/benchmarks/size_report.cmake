@@ -12,6 +12,7 @@
 # generic-first objects (3) for every set, and loading one GPU decompresses
 # less with isapack than with the offload bundle.
 cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/IsapackText.cmake")
 if(NOT RUNTIME_DEB AND DEFINED ENV{ISAPACK_BENCH_RUNTIME_DEB})
   set(RUNTIME_DEB "$ENV{ISAPACK_BENCH_RUNTIME_DEB}")
 endif()
@@ -29,17 +30,6 @@ function(_group out n)
     string(LENGTH "${_text}" _length)
   endwhile()
   set(${out} "${_text}${_result}" PARENT_SCOPE)
-endfunction()
-
-# _cell(<out> <text> <width>): right-aligned
-function(_cell out text width)
-  string(LENGTH "${text}" _length)
-  set(_pad "")
-  if(_length LESS width)
-    math(EXPR _n "${width} - ${_length}")
-    string(REPEAT " " ${_n} _pad)
-  endif()
-  set(${out} "${_pad}${text}" PARENT_SCOPE)
 endfunction()
 
 function(_file_size out file)
@@ -112,7 +102,7 @@ set(_header "set;GPUs;1 exact objects;2 CCOB zstd -3;2b CCOB zstd -19;3 generic-
 macro(_append_row cells)
   set(_row "")
   foreach(_text _width IN ZIP_LISTS ${cells} _widths)
-    _cell(_c "${_text}" ${_width})
+    isapack_align(_c "${_text}" ${_width} RIGHT)
     string(APPEND _row "${_c}  ")
   endforeach()
   string(APPEND _lines "${_row}\n")
