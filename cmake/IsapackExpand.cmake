@@ -24,18 +24,6 @@
 # 5. Code objects are reported in the data file's order of the first exact
 #    target each covers, then by target ID; covered targets likewise.
 
-# _isapack_feature_setting(<out> <target-id> <feature>)
-# Sets <out> to on, off or any for sramecc/xnack in an already parsed ID.
-function(_isapack_feature_setting out target_id feature)
-  if(target_id MATCHES ":${feature}\\+")
-    set(${out} on PARENT_SCOPE)
-  elseif(target_id MATCHES ":${feature}-")
-    set(${out} off PARENT_SCOPE)
-  else()
-    set(${out} any PARENT_SCOPE)
-  endif()
-endfunction()
-
 # _isapack_format_target_id(<out> <processor> <sramecc> <xnack>)
 # Canonical target ID: processor, then :sramecc±, then :xnack±.
 function(_isapack_format_target_id out processor sramecc xnack)
