@@ -18,11 +18,22 @@ include(GNUInstallDirs)
 set(ISAPACK_DEB_PACKAGES runtime libisapack${ISAPACK_SOVERSION} dev libisapack-dev
   tools isapack-tools tests isapack-tests)
 
+# The packages' library directory does not depend on how the build tree was
+# configured: GNUInstallDirs gives lib/<multiarch> only for the /usr prefix,
+# and a plain `cmake -B build` has /usr/local.
+if(CMAKE_LIBRARY_ARCHITECTURE)
+  set(_isapack_deb_libdir "lib/${CMAKE_LIBRARY_ARCHITECTURE}")
+else()
+  set(_isapack_deb_libdir "lib")
+endif()
+
 # Runs first: the install-time layout.
 install(CODE "
 set(ISAPACK_PACKAGE_LAYOUT \"\$ENV{ISAPACK_PACKAGE_LAYOUT}\")
 if(ISAPACK_PACKAGE_LAYOUT STREQUAL \"rpm\")
   set(ISAPACK_LIBDIR lib64)
+elseif(ISAPACK_PACKAGE_LAYOUT STREQUAL \"deb\")
+  set(ISAPACK_LIBDIR \"${_isapack_deb_libdir}\")
 else()
   set(ISAPACK_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
 endif()

@@ -114,6 +114,12 @@ function(isapack_toolchain_setup)
         "or set ${_tool} to its path.")
     endif()
   endforeach()
+  if(ISAPACK_BUILD_TESTS AND NOT ISAPACK_CLANG_OFFLOAD_BUNDLER)
+    message(FATAL_ERROR
+      "clang-offload-bundler not found for LLVM ${_major}: the tests and benchmarks compare with and "
+      "inspect offload bundles. Debian: apt-get install clang-tools-${_major}; or set "
+      "ISAPACK_CLANG_OFFLOAD_BUNDLER to its path, or configure with -DISAPACK_BUILD_TESTS=OFF.")
+  endif()
 
   set(ISAPACK_CLANG_VERSION "${ISAPACK_CLANG_VERSION_CACHED}" PARENT_SCOPE)
   set(ISAPACK_CLANG_MAJOR "${_major}" PARENT_SCOPE)

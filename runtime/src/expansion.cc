@@ -59,6 +59,11 @@ std::string UnknownSelectorMessage(const std::string& selector) {
   std::string best;
   size_t best_distance = 4;
   for (const std::string& candidate : AllSelectors()) {
+    // The length difference is a lower bound of the distance: a long input
+    // costs nothing against the short names.
+    const size_t length_difference =
+        lower.size() > candidate.size() ? lower.size() - candidate.size() : candidate.size() - lower.size();
+    if (length_difference >= best_distance) continue;
     const size_t distance = Levenshtein(lower, Lower(candidate));
     if (distance < best_distance) {
       best = candidate;

@@ -14,6 +14,19 @@ namespace {
 
 Error Corrupt(std::string message) { return MakeError(ISAPACK_STATUS_DATA_CORRUPT, std::move(message)); }
 
+// The most bytes `compressed` can decompress to: the content size zstd's
+// frame header records (clang's bundler always records it; a frame without
+// one is bounded by the caller's limit alone), and deflate's maximal ratio
+// of 1032:1 (zlib's technical details) plus room for stored blocks.
+Expected<uint64_t> MaxDecompressedSize(uint16_t method, std::span<const uint8_t> compressed) {
+  if (method == 1) {
+    const unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+    if (size == ZSTD_CONTENTSIZE_ERROR) return Corrupt("compressed offload bundle: the zstd frame header is damaged");
+    return size == ZSTD_CONTENTSIZE_UNKNOWN ? UINT64_MAX : size;
+  }
+  return static_cast<uint64_t>(compressed.size()) * 1032 + 1024;
+}
+
 }  // namespace
 
 Expected<std::vector<BundleEntry>> ParseOffloadBundle(std::span<const uint8_t> bundle) {
@@ -93,6 +106,16 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
   }
   const size_t end = header->total_size != 0 ? header->total_size : data.size();
   const std::span<const uint8_t> compressed = data.subspan(header->header_size, end - header->header_size);
+  // The size the header claims is checked against what the compressed bytes
+  // can hold before anything is allocated: a damaged or hostile header must
+  // not make the reader allocate and clear its claim.
+  auto can_hold = MaxDecompressedSize(header->method, compressed);
+  if (!can_hold) return can_hold.take_error();
+  if (header->uncompressed_size > *can_hold) {
+    return Corrupt("compressed offload bundle claims " + std::to_string(header->uncompressed_size) +
+                   " bytes uncompressed, but its " + std::to_string(compressed.size()) +
+                   " compressed bytes hold at most " + std::to_string(*can_hold));
+  }
   std::vector<uint8_t> out(header->uncompressed_size);
   if (header->method == 1) {
     const size_t size = ZSTD_decompress(out.data(), out.size(), compressed.data(), compressed.size());

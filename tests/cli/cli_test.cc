@@ -356,7 +356,8 @@ std::map<std::string, std::string> Simulated() {
 
 TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
   if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists";
-  if (isapack::testing::SystemHsaRuntimeMissing()) GTEST_SKIP() << "no libhsa-runtime64 is installed";
+  ASSERT_FALSE(isapack::testing::SystemHsaRuntimeMissing())
+      << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf install rocm-runtime)";
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command});
     EXPECT_EQ(run.exit, 77) << command;
@@ -517,7 +518,7 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
 
 TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
   const char* libhsa = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
-  if (access(libhsa, R_OK) != 0) GTEST_SKIP() << libhsa << " is not installed";
+  ASSERT_EQ(access(libhsa, R_OK), 0) << libhsa << " is not installed: apt-get install libhsa-runtime64-1";
   const json report = InspectOne(libhsa);
   EXPECT_EQ(report.at("kind"), "host-elf");
   // ROCr 5.2.3: 26 code objects v4, one per exact target, plus three legacy

@@ -19,7 +19,8 @@ class RealHsa : public ::testing::Test {
   void SetUp() override {
     if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists: this machine has an AMD GPU driver";
     unsetenv("ISAPACK_LIBHSA_PATH");
-    if (isapack::testing::SystemHsaRuntimeMissing()) GTEST_SKIP() << "no libhsa-runtime64 is installed";
+    ASSERT_FALSE(isapack::testing::SystemHsaRuntimeMissing())
+        << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf install rocm-runtime)";
   }
 };
 

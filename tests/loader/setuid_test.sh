@@ -2,23 +2,23 @@
 # copy of tests/loader/env_probe.cc, run by an unprivileged user with
 # ISAPACK_LIBHSA_PATH naming the simulated HSA runtime, does not load it;
 # the same program run normally does. Needs root (to make the setuid copy)
-# and a file system that honours setuid; skips (77) otherwise.
+# and a file system that honours setuid; fails, saying so, otherwise.
 #   sh setuid_test.sh <env_probe> <simulated HSA runtime>
 set -eu
 probe=$1
 simulated=$2
 if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIP: needs root to make a setuid program"
-  exit 77
+  echo "FAIL: needs root to make a setuid program (run the suite as root, as scripts/run-tests does)" >&2
+  exit 1
 fi
 if ! command -v setpriv >/dev/null 2>&1 || ! id nobody >/dev/null 2>&1; then
-  echo "SKIP: needs setpriv and the user nobody"
-  exit 77
+  echo "FAIL: needs setpriv (apt-get install util-linux) and the user nobody (base-passwd)" >&2
+  exit 1
 fi
 dir=$(mktemp -d /tmp/isapack-setuid.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 case ",$(findmnt -no OPTIONS --target "$dir")," in
-  *,nosuid,*) echo "SKIP: $dir is on a nosuid file system"; exit 77 ;;
+  *,nosuid,*) echo "FAIL: $dir is on a nosuid file system: set TMPDIR to a directory that honours setuid" >&2; exit 1 ;;
 esac
 chmod 755 "$dir"
 # Copies nobody can read, wherever the build tree is.

@@ -135,7 +135,7 @@ deb_field() {
 
 need_root() {
   if [ "$(id -u)" -ne 0 ]; then
-    skip "needs root to install packages on this machine"
+    fail "needs root to install packages on this machine (run the suite as root, as scripts/run-tests does)"
   fi
 }
 
@@ -149,10 +149,14 @@ installed_isapack_packages() {
 }
 
 # fs_snapshot <file>: every path the packages could touch, with type and
-# mode (piuparts-style: compared before install and after purge).
+# mode (piuparts-style: compared before install and after purge). Left out,
+# as piuparts leaves them out: the package managers' own state, and what
+# other programs legitimately write while the test runs — Python bytecode
+# caches (__pycache__, written by autopkgtest's own Python on its first run
+# on a machine), which no isapack package ships or removes.
 fs_snapshot() {
   find /usr /etc /opt /var/lib -xdev \
     \( -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/lib/ucf -o -path /var/lib/systemd \
-       -o -path /var/lib/dhcp -o -path /var/lib/autopkgtest \) -prune \
+       -o -path /var/lib/dhcp -o -path /var/lib/autopkgtest -o -name __pycache__ \) -prune \
     -o -printf '%y %m %p\n' | sort >"$1"
 }
