@@ -126,11 +126,17 @@ class Inspector {
   }
 
   void MergeMember(const json& report, const std::string& member) {
+    // Locations inside a member name it ("archive member 'a.o': section .hip_fatbin").
+    auto located = [&](json part) {
+      const std::string location = part.value("location", std::string());
+      if (location.find(member) == std::string::npos) part["location"] = member + ": " + location;
+      return part;
+    };
     for (const json& object : report.at("code_objects")) {
-      if (code_objects_.size() < limits_.max_code_objects) code_objects_.push_back(object);
+      if (code_objects_.size() < limits_.max_code_objects) code_objects_.push_back(located(object));
     }
-    for (const json& bundle : report.at("bundles")) bundles_.push_back(bundle);
-    for (const json& catalog : report.at("catalogs")) catalogs_.push_back(catalog);
+    for (const json& bundle : report.at("bundles")) bundles_.push_back(located(bundle));
+    for (const json& catalog : report.at("catalogs")) catalogs_.push_back(located(catalog));
     for (const json& error : report.at("errors")) {
       const std::string text = error.get<std::string>();
       errors_.push_back(text.rfind(member, 0) == 0 ? text : member + ": " + text);
