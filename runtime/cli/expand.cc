@@ -1,5 +1,6 @@
 // isapack expand: the build's selector expansion, computed from the same data
 // with the same rules and messages as cmake/IsapackExpand.cmake.
+#include <algorithm>
 #include <iostream>
 
 #include "cli.h"
@@ -35,6 +36,10 @@ int RunExpand(const ExpandOptions& options) {
   if (options.code_object_version != "4" && options.code_object_version != "5") {
     usage.push_back("--code-object-version " + options.code_object_version +
                     ": exact code objects use version 4 or 5 (generic code objects always use 6)");
+  }
+  if (std::all_of(expansion.selectors.begin(), expansion.selectors.end(),
+                  [](const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; })) {
+    usage.push_back("the selectors name no GPU selector (only separators); give one, e.g. 'all' or 'gfx110X-all'");
   }
   if (!usage.empty()) return Fail(options.json, kExitUsage, usage);
   expansion.mode = options.mode;

@@ -115,7 +115,7 @@ class Inspector {
         bytes.insert(bytes.end(), block, block + got);
       }
       if (got < 0) {
-        errors_.push_back(member + ": " + ArchiveError(reader.get()));
+        errors_.push_back(member + ": damaged ar archive: " + ArchiveError(reader.get()));
         return;
       }
       MergeMember(Inspector(bytes, limits_, member, /*in_archive=*/true).Run(), member);
@@ -368,6 +368,7 @@ class Inspector {
   // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).
   void ScanEmbeddedElf() {
     const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
+    if (file_.size() < 64) return;  // no room for an ELF header; data() may be null (an empty member)
     const uint8_t* begin = file_.data();
     const uint8_t* end = begin + file_.size();
     for (const uint8_t* at = begin + 1; at + 64 <= end;) {

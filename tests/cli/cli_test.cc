@@ -525,6 +525,21 @@ TEST(CliInspect, OffloadBundlesFromClangOffloadBundler) {
   EXPECT_EQ(bundle.at("entries"), BundleEntries());
 }
 
+// A CCOB file: a v1, v2 or v3 header for `frame`, which decompresses with
+// `method` (0 zlib, 1 zstd) to `raw_size` bytes.
+std::string CompressedBundleFile(uint16_t version, uint16_t method, const std::string& frame, uint64_t raw_size) {
+  std::string file = "CCOB";
+  auto put = [&](auto value) { file.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
+  const uint64_t header = version == 1 ? 20 : version == 2 ? 24 : 32;
+  put(version);
+  put(method);
+  if (version == 2) put(static_cast<uint32_t>(header + frame.size()));
+  if (version == 3) put(static_cast<uint64_t>(header + frame.size()));
+  if (version == 3) put(raw_size); else put(static_cast<uint32_t>(raw_size));
+  put(uint64_t{0x1234});
+  return file + frame;
+}
+
 // CCOBs with zlib (v1, v2, v3 headers) made here from the bundler's
 // uncompressed bundle: LLVM 19's bundler compresses with zstd whenever it
 // has zstd, and writes only v2 headers. And the bundler's own zstd frame
@@ -537,45 +552,23 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
   uLongf compressed_size = compressed.size();
   ASSERT_EQ(compress2(compressed.data(), &compressed_size, reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9),
             Z_OK);
-  for (uint16_t version : {uint16_t{1}, uint16_t{2}, uint16_t{3}}) {
-    std::string file = "CCOB";
-    auto put = [&](auto value) { file.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
-    const uint64_t header = version == 1 ? 20 : version == 2 ? 24 : 32;
-    put(version);
-    put(uint16_t{0});  // zlib
-    if (version == 2) put(static_cast<uint32_t>(header + compressed_size));
-    if (version == 3) put(static_cast<uint64_t>(header + compressed_size));
-    if (version == 3) put(static_cast<uint64_t>(raw.size())); else put(static_cast<uint32_t>(raw.size()));
-    put(uint64_t{0x1234});
-    file.append(reinterpret_cast<const char*>(compressed.data()), compressed_size);
-    const fs::path path = WorkDir() / ("zlib-v" + std::to_string(version) + ".ccob");
-    std::ofstream(path, std::ios::binary) << file;
-    const json report = InspectOne(path.string());
-    EXPECT_EQ(report.at("targets"), json(ids)) << version;
-    EXPECT_EQ(report.at("bundles")[0].at("method"), "zlib");
-    EXPECT_EQ(report.at("bundles")[0].at("version"), version);
-    EXPECT_EQ(report.at("bundles")[0].at("entries"), BundleEntries());
-  }
+  const std::string zlib_frame(reinterpret_cast<const char*>(compressed.data()), compressed_size);
   BundleTargets(true);
   const std::string v2 = ReadText(WorkDir() / "bundle.ccob");
   ASSERT_EQ(v2.substr(0, 8), std::string("CCOB\x02\x00\x01\x00", 8));  // v2, zstd
-  const std::string frame = v2.substr(24);
-  for (uint16_t version : {uint16_t{1}, uint16_t{3}}) {
-    std::string file = "CCOB";
-    auto put = [&](auto value) { file.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
-    put(version);
-    put(uint16_t{1});  // zstd
-    if (version == 3) put(static_cast<uint64_t>(32 + frame.size()));
-    if (version == 3) put(static_cast<uint64_t>(raw.size())); else put(static_cast<uint32_t>(raw.size()));
-    put(uint64_t{0x1234});
-    file += frame;
-    const fs::path path = WorkDir() / ("zstd-v" + std::to_string(version) + ".ccob");
-    std::ofstream(path, std::ios::binary) << file;
-    const json report = InspectOne(path.string());
-    EXPECT_EQ(report.at("targets"), json(ids)) << version;
-    EXPECT_EQ(report.at("bundles")[0].at("method"), "zstd");
-    EXPECT_EQ(report.at("bundles")[0].at("version"), version);
-    EXPECT_EQ(report.at("bundles")[0].at("entries"), BundleEntries());
+  const std::string zstd_frame = v2.substr(24);
+  for (const uint16_t method : {uint16_t{0}, uint16_t{1}}) {
+    const std::string name = method == 0 ? "zlib" : "zstd";
+    for (const uint16_t version : {uint16_t{1}, uint16_t{2}, uint16_t{3}}) {
+      const fs::path path = WorkDir() / (name + "-v" + std::to_string(version) + ".ccob");
+      std::ofstream(path, std::ios::binary)
+          << CompressedBundleFile(version, method, method == 0 ? zlib_frame : zstd_frame, raw.size());
+      const json report = InspectOne(path.string());
+      EXPECT_EQ(report.at("targets"), json(ids)) << path;
+      EXPECT_EQ(report.at("bundles")[0].at("method"), name);
+      EXPECT_EQ(report.at("bundles")[0].at("version"), version);
+      EXPECT_EQ(report.at("bundles")[0].at("entries"), BundleEntries());
+    }
   }
 }
 
@@ -766,7 +759,10 @@ TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
   const std::string hip_object = CompileHip("archived_kernel", {"gfx1151"}, true);
   const std::string archive = (WorkDir() / "libbundles.a").string();
   fs::remove(archive);
-  const Finished made = Spawn({TestPath("LLVM_AR"), "rc", archive, (WorkDir() / "bundle.bin").string(), hip_object});
+  const fs::path empty = WorkDir() / "empty.o";  // an empty member (the inspect fuzzer's first find)
+  std::ofstream(empty).close();
+  const Finished made = Spawn({TestPath("LLVM_AR"), "rc", archive, (WorkDir() / "bundle.bin").string(), hip_object,
+                               empty.string()});
   ASSERT_EQ(made.exit, 0) << made.err;
   const json report = InspectOne(archive);
   EXPECT_EQ(report.at("kind"), "archive");
@@ -777,6 +773,13 @@ TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
   EXPECT_EQ(report.at("bundles")[0].at("location"), "archive member 'bundle.bin'");
   EXPECT_EQ(report.at("bundles")[1].at("location"), "archive member 'archived_kernel.ccob.o': section .hip_fatbin + 0x0");
   EXPECT_EQ(report.at("errors"), json::array());
+
+  const std::string whole = ReadText(archive);
+  const fs::path truncated = WorkDir() / "truncated.a";
+  std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 2);  // inside a member
+  const json damaged = InspectOne(truncated.string(), 1);
+  EXPECT_EQ(damaged.at("kind"), "archive");
+  EXPECT_EQ(damaged.at("errors"), json({"archive member 'bundle.bin': damaged ar archive: Truncated ar archive"}));
 }
 
 // --- inputs nobody planned for: bounded, clear, and the scan goes on -----------
@@ -1041,6 +1044,10 @@ TEST(CliExpand, UsageErrorsNameTheOptionAndItsValue) {
   EXPECT_EQ(run.err,
             "isapack: --code-object-version 6: exact code objects use version 4 or 5 (generic code objects always "
             "use 6)\n");
+  run = Isapack({"expand", ";;"});
+  EXPECT_EQ(run.exit, 2);
+  EXPECT_EQ(run.err,
+            "isapack: the selectors name no GPU selector (only separators); give one, e.g. 'all' or 'gfx110X-all'\n");
   run = Isapack({"expand", "gfx1100 gfx1030"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err.substr(0, run.err.find('\n')),
