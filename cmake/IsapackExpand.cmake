@@ -95,9 +95,17 @@ function(isapack_all_selectors out)
 endfunction()
 
 # _isapack_unknown_selector_message(<out> <selector>)
-# The message for a selector that matches nothing: the closest spelling
-# (case-insensitive edit distance up to 3) and the list of valid selectors.
+# The line for a selector that matches nothing: the closest spelling
+# (case-insensitive edit distance up to 3), or, for a space-separated list,
+# that the separator is ';'.
 function(_isapack_unknown_selector_message out selector)
+  if(selector MATCHES "[ \t]")
+    string(REGEX REPLACE "[ \t]+" ";" _fixed "${selector}")
+    set(${out}
+      "unknown GPU selector '${selector}': GPU selectors are separated by ';', not by spaces; use '${_fixed}'"
+      PARENT_SCOPE)
+    return()
+  endif()
   string(REGEX REPLACE ":.*" "" _base "${selector}")
   string(TOLOWER "${_base}" _lower)
   isapack_all_selectors(_candidates)
@@ -115,6 +123,12 @@ function(_isapack_unknown_selector_message out selector)
   if(_best)
     string(APPEND _message "; did you mean '${_best}'?")
   endif()
+  set(${out} "${_message}" PARENT_SCOPE)
+endfunction()
+
+# _isapack_valid_selectors_text(<out>)
+# Follows the unknown-selector lines, once.
+function(_isapack_valid_selectors_text out)
   set(_families)
   set(_bundles)
   foreach(_group IN LISTS ISAPACK_DB_GROUPS)
@@ -128,22 +142,24 @@ function(_isapack_unknown_selector_message out selector)
   string(JOIN " " _g ${ISAPACK_DB_GENERICS})
   string(JOIN " " _f ${_families})
   string(JOIN " " _b ${_bundles})
-  string(APPEND _message
-    "\nValid selectors (spelled exactly so):"
+  string(CONCAT _text
+    "Valid selectors (spelled exactly so):"
     "\n  exact targets: ${_p}"
     "\n  generic targets: ${_g}"
     "\n  families: ${_f}"
     "\n  bundles: ${_b}"
     "\nExact and generic targets take target-ID features, e.g. gfx90a:xnack+ or gfx942:sramecc+:xnack-.")
-  set(${out} "${_message}" PARENT_SCOPE)
+  set(${out} "${_text}" PARENT_SCOPE)
 endfunction()
 
-# _isapack_parse_selector(<selector> <out_base> <out_sramecc> <out_xnack> <out_error>)
+# _isapack_parse_selector(<selector> <out_base> <out_sramecc> <out_xnack> <out_error> <out_unknown>)
 # Splits an exact or generic target ID into its processor and feature
 # settings (on/off/any), checking the syntax and that the processor has each
-# feature. Group names never carry features.
-function(_isapack_parse_selector selector out_base out_sramecc out_xnack out_error)
+# feature. Group names never carry features. <out_unknown> is TRUE when the
+# selector names nothing isapack knows.
+function(_isapack_parse_selector selector out_base out_sramecc out_xnack out_error out_unknown)
   set(${out_error} "" PARENT_SCOPE)
+  set(${out_unknown} FALSE PARENT_SCOPE)
   string(REGEX REPLACE ":.*" "" _base "${selector}")
   # Each part keeps its leading ':' so that empty features survive as ':'.
   string(REGEX MATCHALL ":[^:]*" _parts "${selector}")
@@ -152,6 +168,7 @@ function(_isapack_parse_selector selector out_base out_sramecc out_xnack out_err
   if(NOT _kind)
     _isapack_unknown_selector_message(_message "${selector}")
     set(${out_error} "${_message}" PARENT_SCOPE)
+    set(${out_unknown} TRUE PARENT_SCOPE)
     return()
   endif()
   if(_parts AND (_kind STREQUAL "family" OR _kind STREQUAL "bundle"))
@@ -257,6 +274,15 @@ function(isapack_expand_gpu_targets)
   # Requests: one (processor, sramecc, xnack, explicit, selector) per exact
   # target a selector stands for. Selector items are trimmed; empty items
   # (a stray ';') are skipped.
+  # Every problem is collected, so that one configure names them all:
+  # invalid selectors, then targets named explicitly that the compiler
+  # cannot build (one fix sentence for all), then strict-mode members.
+  # Messages hold ';', so they are joined with newlines, not kept in lists.
+  set(_problems "")
+  set(_unbuildable "")
+  set(_unbuildable_names)
+  set(_strict "")
+  set(_unknown FALSE)
   set(_requests)
   set(_selectors)
   foreach(_raw IN LISTS ARG_SELECTORS)
@@ -265,21 +291,25 @@ function(isapack_expand_gpu_targets)
       continue()
     endif()
     list(APPEND _selectors "${_selector}")
-    _isapack_parse_selector("${_selector}" _base _sramecc _xnack _error)
+    _isapack_parse_selector("${_selector}" _base _sramecc _xnack _error _is_unknown)
     if(_error)
-      set(${ARG_OUT_ERROR} "${_error}" PARENT_SCOPE)
-      return()
+      string(APPEND _problems "${_error}\n")
+      if(_is_unknown)
+        set(_unknown TRUE)
+      endif()
+      continue()
     endif()
     set(_kind "${ISAPACK_DB_${_base}_KIND}")
     if(_kind STREQUAL "processor")
       list(APPEND _requests "${_base}|${_sramecc}|${_xnack}|1|${_selector}")
     elseif(_kind STREQUAL "generic")
       if(ARG_MODE STREQUAL "generic" AND NOT _base IN_LIST ARG_SUPPORTED)
-        _isapack_cannot_build_reason(_why "${_base}" "${ARG_LLVM_MAJOR}")
-        set(${ARG_OUT_ERROR}
-          "GPU selector '${_selector}': ${_why}. Set ISAPACK_CLANG to a clang that can, or remove ${_base} from the selectors."
-          PARENT_SCOPE)
-        return()
+        if(NOT _base IN_LIST _unbuildable_names)
+          _isapack_cannot_build_reason(_why "${_base}" "${ARG_LLVM_MAJOR}")
+          string(APPEND _unbuildable "GPU selector '${_selector}': ${_why}\n")
+          list(APPEND _unbuildable_names "${_base}")
+        endif()
+        continue()
       endif()
       foreach(_member IN LISTS ISAPACK_DB_${_base}_MEMBERS)
         # A member keeps only the features it has (gfx9-generic:xnack- on
@@ -323,16 +353,19 @@ function(isapack_expand_gpu_targets)
     if(NOT _processor IN_LIST ARG_SUPPORTED)
       _isapack_cannot_build_reason(_why "${_processor}" "${ARG_LLVM_MAJOR}")
       if(_explicit)
-        set(${ARG_OUT_ERROR}
-          "GPU selector '${_selector}': ${_why}. Set ISAPACK_CLANG to a clang that can, or remove ${_processor} from the selectors."
-          PARENT_SCOPE)
-        return()
+        if(NOT _processor IN_LIST _unbuildable_names)
+          string(APPEND _unbuildable "GPU selector '${_selector}': ${_why}\n")
+          list(APPEND _unbuildable_names "${_processor}")
+        endif()
+        continue()
       endif()
       if(ARG_STRICT)
-        set(${ARG_OUT_ERROR}
-          "ISAPACK_STRICT_TARGETS is ON and GPU selector '${_selector}' includes ${_processor}, but ${_why}"
-          PARENT_SCOPE)
-        return()
+        set(_line "ISAPACK_STRICT_TARGETS is ON and GPU selector '${_selector}' includes ${_processor}, but ${_why}\n")
+        string(FIND "${_strict}" "${_line}" _seen)
+        if(_seen EQUAL -1)
+          string(APPEND _strict "${_line}")
+        endif()
+        continue()
       endif()
       if(NOT _exact_id IN_LIST _left_out)
         list(APPEND _left_out "${_exact_id}")
@@ -379,6 +412,23 @@ function(isapack_expand_gpu_targets)
       set(_first_${_key} ${_index})
     endif()
   endforeach()
+
+  if(_unbuildable)
+    string(REGEX REPLACE "\n$" "" _unbuildable "${_unbuildable}")
+    string(JOIN " " _names ${_unbuildable_names})
+    string(APPEND _problems
+      "${_unbuildable}. Set ISAPACK_CLANG to a clang that can, or remove ${_names} from the selectors.\n")
+  endif()
+  string(APPEND _problems "${_strict}")
+  if(_unknown)
+    _isapack_valid_selectors_text(_valid)
+    string(APPEND _problems "${_valid}\n")
+  endif()
+  if(_problems)
+    string(REGEX REPLACE "\n$" "" _problems "${_problems}")
+    set(${ARG_OUT_ERROR} "${_problems}" PARENT_SCOPE)
+    return()
+  endif()
 
   # Left-out targets in data order, each with its reason.
   set(_sorted_left_out)

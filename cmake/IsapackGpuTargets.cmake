@@ -132,6 +132,10 @@ function(isapack_configure_gpu_targets)
     OUT_PREFIX _x
     OUT_ERROR _error)
   if(_error)
+    if(_error MATCHES "^no GPU selectors given")
+      # Name the variable the selectors came from, not always ISAPACK_GPU_TARGETS.
+      set(_error "${_source} is '${_selectors}', which names no GPU selector (only separators); set it to a semicolon list such as 'gfx1100;gfx1030', or to 'all'")
+    endif()
     message(FATAL_ERROR "isapack: ${_error}")
   endif()
   isapack_print_expansion_summary(_x "${_selectors}" "${_source}" "${ISAPACK_CODE_OBJECT_MODE}")

@@ -152,11 +152,13 @@ string(JOIN ", " CPACK_RPM_RUNTIME_PACKAGE_PROVIDES ${_provides})
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
   /usr/lib64/cmake /usr/lib64/pkgconfig /usr/libexec /usr/share/man /usr/share/man/man1
   /usr/share/licenses /usr/share/doc)
-# Reproducible RPMs: file times clamped to SOURCE_DATE_EPOCH, which is also
+# The tests package's simulated HSA runtime is private: no soname provide
+# (rpm/isapack.spec excludes the same directory). Reproducible RPMs: file times clamped to SOURCE_DATE_EPOCH, which is also
 # the build time; no build-ID links; a fixed build host.
 set(CPACK_RPM_SPEC_MORE_DEFINE "%define _build_id_links none
 %define clamp_mtime_to_source_date_epoch 1
 %define use_source_date_epoch_as_buildtime 1
-%define _buildhost reproducible")
+%define _buildhost reproducible
+%global __provides_exclude_from ^.*/isapack/tests/.*$")
 
 include(CPack)

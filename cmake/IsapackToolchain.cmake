@@ -79,6 +79,19 @@ function(isapack_toolchain_setup)
       "No clang found for AMDGPU device code. Install clang-19, lld-19 and llvm-19 "
       "(Debian 12: apt-get install clang-19 lld-19 llvm-19) or set ISAPACK_CLANG.")
   endif()
+  if(NOT IS_ABSOLUTE "${ISAPACK_CLANG}")
+    # A bare name (ISAPACK_CLANG=clang-20) is looked up on PATH.
+    find_program(_isapack_clang_on_path NAMES "${ISAPACK_CLANG}" NO_CACHE)
+    if(_isapack_clang_on_path)
+      set(ISAPACK_CLANG "${_isapack_clang_on_path}" CACHE FILEPATH "clang used for AMDGPU device code" FORCE)
+    endif()
+  endif()
+  if(NOT EXISTS "${ISAPACK_CLANG}" OR IS_DIRECTORY "${ISAPACK_CLANG}")
+    message(FATAL_ERROR
+      "ISAPACK_CLANG is '${ISAPACK_CLANG}', which is not a file. Point it at clang 19 or newer "
+      "(Debian 12: apt-get install clang-19 lld-19 llvm-19, then -DISAPACK_CLANG=/usr/bin/clang-19), "
+      "or leave it unset to use the newest clang-N on PATH.")
+  endif()
   get_filename_component(_clang_real "${ISAPACK_CLANG}" REALPATH)
   file(TIMESTAMP "${_clang_real}" _stamp "%s" UTC)
   file(SIZE "${_clang_real}" _size)

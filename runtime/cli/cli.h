@@ -11,16 +11,28 @@
 
 namespace isapack::cli {
 
-// Exit codes (documented in isapack.1).
+// Exit codes (documented in isapack.1, EXIT STATUS).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitSkipped = 77;  // no GPU or no HSA runtime
+inline constexpr int kExitFailure = 1;        // nothing matches, a check failed, damage found
+inline constexpr int kExitUsage = 2;          // bad option, value, selector or ISA name
+inline constexpr int kExitUnreadable = 3;     // some inputs could not be read (the rest were)
+inline constexpr int kExitNothingFound = 4;   // every input was read; none carries AMDGPU code
+inline constexpr int kExitSkipped = 77;       // no GPU or no HSA runtime
+
+// The stable `status` word of an exit code ("ok", "usage_error", ...).
+const char* ExitStatusName(int exit_code);
 
 // Prints a JSON document (2-space indent) and a newline.
 void PrintJson(const nlohmann::json& document);
+// Prints a subcommand's JSON document with the fields every one carries:
+// status, exit_code and errors (schema: isapack.1, JSON OUTPUT).
+void PrintJsonOutcome(nlohmann::json document, int exit_code, const std::vector<std::string>& errors);
 // "isapack: <message>" on stderr.
 void PrintError(const std::string& message);
+// Ends a subcommand that failed before it had a result: each error on
+// stderr and, with --json, a document of only schema, status, exit_code and
+// errors on stdout. Returns exit_code.
+int Fail(bool json, int exit_code, const std::vector<std::string>& errors);
 
 // The build info of the loaded libisapack (isapack_build_info_json()).
 nlohmann::json BuildInfo();
@@ -38,7 +50,8 @@ struct ExpandOptions {
   std::vector<std::string> selectors;
   std::string mode = "generic";
   std::string code_object_version = "5";
-  unsigned llvm = 0;  // 0: this build's LLVM major
+  bool llvm_given = false;  // false: this build's LLVM major
+  unsigned llvm = 0;
   bool strict = false;
   bool json = false;
 };
@@ -48,6 +61,7 @@ struct SelectOptions {
   std::vector<std::string> isa_names;
   bool as_listed = false;     // do not add the generic ISA ROCr >= 6.4 lists
   std::string catalog_file;   // select against another file's catalog
+  uint64_t max_file_size = 0;
   bool json = false;
 };
 int RunSelect(const SelectOptions& options);
@@ -64,7 +78,8 @@ struct VerifyOptions { bool json = false; };
 int RunVerify(const VerifyOptions& options);
 
 struct InspectOptions {
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // files or directories
+  uint64_t max_file_size = 0;
   bool json = false;
 };
 int RunInspect(const InspectOptions& options);

@@ -10,6 +10,37 @@ void PrintJson(const nlohmann::json& document) { std::cout << document.dump(2) <
 
 void PrintError(const std::string& message) { std::cerr << "isapack: " << message << "\n"; }
 
+const char* ExitStatusName(int exit_code) {
+  switch (exit_code) {
+    case kExitOk:
+      return "ok";
+    case kExitFailure:
+      return "failure";
+    case kExitUsage:
+      return "usage_error";
+    case kExitUnreadable:
+      return "unreadable_input";
+    case kExitNothingFound:
+      return "nothing_found";
+    case kExitSkipped:
+      return "skipped_no_gpu";
+  }
+  return "failure";
+}
+
+void PrintJsonOutcome(nlohmann::json document, int exit_code, const std::vector<std::string>& errors) {
+  document["status"] = ExitStatusName(exit_code);
+  document["exit_code"] = exit_code;
+  document["errors"] = errors;
+  PrintJson(document);
+}
+
+int Fail(bool json, int exit_code, const std::vector<std::string>& errors) {
+  for (const std::string& error : errors) PrintError(error);
+  if (json) PrintJsonOutcome({{"schema", 1}}, exit_code, errors);
+  return exit_code;
+}
+
 nlohmann::json BuildInfo() {
   return nlohmann::json::parse(isapack_build_info_json(), nullptr, /*allow_exceptions=*/false);
 }

@@ -1,5 +1,6 @@
 // isapack devices and isapack smoke: the HSA runtime's GPU agents, and a
 // fill/copy/probe run on each.
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <vector>
@@ -16,22 +17,39 @@ bool IsSkip(isapack_status_code_t code) {
          code == ISAPACK_STATUS_PERMISSION_DENIED;
 }
 
-// Lists agents; on failure prints why and sets *exit_code (77 for "no GPU").
+// True when the HSA runtime to use was named (--libhsa or
+// ISAPACK_LIBHSA_PATH): one that cannot be loaded is then a broken setup,
+// not a machine without a GPU.
+bool HsaRuntimeNamed(const DeviceOptions& options) {
+  const char* env = secure_getenv("ISAPACK_LIBHSA_PATH");
+  return !options.libhsa.empty() || (env != nullptr && env[0] != '\0');
+}
+
+// Lists agents; on failure reports why (with --json, as JSON) and sets
+// *exit_code (77 for "no GPU").
 isapack_agent_list_t ListAgents(const DeviceOptions& options, int* exit_code) {
+  constexpr const char* kSkipped = "skipped: no usable AMD GPU on this machine (exit 77)";
   isapack_agent_list_t list = nullptr;
   isapack_status_t status = isapack_agent_list_create(options.libhsa.empty() ? nullptr : options.libhsa.c_str(), &list);
   if (status != nullptr) {
     const isapack_status_code_t code = isapack_status_code(status);
-    PrintError(isapack_status_message(status));
-    if (IsSkip(code)) std::cerr << "isapack: skipped: no usable AMD GPU on this machine (exit 77)\n";
-    *exit_code = IsSkip(code) ? kExitSkipped : kExitFailure;
+    std::vector<std::string> errors = {isapack_status_message(status)};
     isapack_status_free(status);
+    if (code == ISAPACK_STATUS_HSA_UNAVAILABLE && HsaRuntimeNamed(options)) {
+      errors.push_back(
+          "the HSA runtime was named explicitly (--libhsa or ISAPACK_LIBHSA_PATH) and cannot be used: "
+          "a configuration error, not a missing GPU; fix or unset it");
+      *exit_code = Fail(options.json, kExitFailure, errors);
+    } else if (IsSkip(code)) {
+      errors.push_back(kSkipped);
+      *exit_code = Fail(options.json, kExitSkipped, errors);
+    } else {
+      *exit_code = Fail(options.json, kExitFailure, errors);
+    }
     return nullptr;
   }
   if (isapack_agent_list_count(list) == 0) {
-    PrintError("the HSA runtime reports no GPU agent");
-    std::cerr << "isapack: skipped: no usable AMD GPU on this machine (exit 77)\n";
-    *exit_code = kExitSkipped;
+    *exit_code = Fail(options.json, kExitSkipped, {"the HSA runtime reports no GPU agent", kSkipped});
     isapack_agent_list_free(list);
     return nullptr;
   }
@@ -146,11 +164,12 @@ int RunDevices(const DeviceOptions& options) {
             "\n";
   }
   if (options.json) {
-    PrintJson({{"schema", 1},
-               {"hsa_library", isapack_agent_list_hsa_library(list)},
-               {"simulated", simulation != nullptr},
-               {"simulation", simulation ? json(simulation) : json(nullptr)},
-               {"devices", devices}});
+    PrintJsonOutcome({{"schema", 1},
+                      {"hsa_library", isapack_agent_list_hsa_library(list)},
+                      {"simulated", simulation != nullptr},
+                      {"simulation", simulation ? json(simulation) : json(nullptr)},
+                      {"devices", devices}},
+                     kExitOk, {});
   } else {
     std::cout << text;
   }
@@ -168,6 +187,14 @@ int RunSmoke(const DeviceOptions& options) {
   const char* simulation = listed_simulation ? simulation_text.c_str() : nullptr;
   const std::string hsa_library = isapack_agent_list_hsa_library(list);
   const size_t count = isapack_agent_list_count(list);
+  // Each GPU's name from the list, so a device that fails to open is still named.
+  std::vector<std::string> agent_names;
+  for (size_t i = 0; i < count; ++i) {
+    isapack_agent_info_t info;
+    isapack_status_t got = isapack_agent_list_get(list, i, &info);
+    agent_names.push_back(got == nullptr ? info.agent_name : "(unnamed)");
+    isapack_status_free(got);
+  }
   isapack_agent_list_free(list);
 
   json devices = json::array();
@@ -184,7 +211,7 @@ int RunSmoke(const DeviceOptions& options) {
     device_options.dispatch_timeout_ms = options.timeout_ms;
     isapack_device_t device = nullptr;
     std::vector<Check> checks;
-    json entry = {{"ordinal", ordinal}};
+    json entry = {{"ordinal", ordinal}, {"agent_name", agent_names[ordinal]}};
     isapack_status_t status = isapack_device_create(&device_options, &device);
     if (status != nullptr) {
       checks.push_back({"create the device", false, isapack_status_message(status)});
@@ -231,9 +258,7 @@ int RunSmoke(const DeviceOptions& options) {
     entry["checks"] = check_list;
     devices.push_back(entry);
     if (!options.json) {
-      std::cout << "GPU " << ordinal << " "
-                << (entry.contains("agent_name") ? entry.at("agent_name").get<std::string>() : std::string("?"))
-                << ": " << (passed ? "PASS" : "FAIL") << (simulation ? " (simulated)" : "") << "\n";
+      std::cout << "GPU " << ordinal << " " << entry.at("agent_name").get<std::string>() << ": " << (passed ? "PASS" : "FAIL") << (simulation ? " (simulated)" : "") << "\n";
       for (const Check& check : checks) {
         std::cout << "  " << (check.passed ? "ok    " : "FAIL  ") << check.name
                   << (check.detail.empty() ? "" : ": " + check.detail) << "\n";
@@ -241,12 +266,23 @@ int RunSmoke(const DeviceOptions& options) {
     }
   }
   if (options.json) {
-    PrintJson({{"schema", 1},
-               {"hsa_library", hsa_library},
-               {"simulated", simulation != nullptr},
-               {"simulation", simulation ? json(simulation) : json(nullptr)},
-               {"passed", all_passed},
-               {"devices", devices}});
+    std::vector<std::string> failures;
+    for (const json& device : devices) {
+      for (const json& check : device.at("checks")) {
+        if (!check.at("passed").get<bool>()) {
+          failures.push_back("GPU " + std::to_string(device.at("ordinal").get<size_t>()) + " " +
+                             device.at("agent_name").get<std::string>() + ": " + check.at("name").get<std::string>() +
+                             ": " + check.at("detail").get<std::string>());
+        }
+      }
+    }
+    PrintJsonOutcome({{"schema", 1},
+                      {"hsa_library", hsa_library},
+                      {"simulated", simulation != nullptr},
+                      {"simulation", simulation ? json(simulation) : json(nullptr)},
+                      {"passed", all_passed},
+                      {"devices", devices}},
+                     all_passed ? kExitOk : kExitFailure, failures);
   }
   return all_passed ? kExitOk : kExitFailure;
 }

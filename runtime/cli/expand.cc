@@ -1,5 +1,6 @@
 // isapack expand: the build's selector expansion, computed from the same data
 // with the same rules and messages as cmake/IsapackExpand.cmake.
+#include <algorithm>
 #include <iostream>
 
 #include "cli.h"
@@ -19,25 +20,35 @@ int RunExpand(const ExpandOptions& options) {
       start = end + 1;
     }
   }
+  // Option values are checked here so that the messages name the option,
+  // not the CMake variable the expansion's own checks name.
+  std::vector<std::string> usage;
   unsigned llvm = options.llvm;
-  if (llvm == 0) {
+  if (!options.llvm_given) {
     const nlohmann::json build = BuildInfo();
     llvm = build.is_object() ? build.at("compiler").at("llvm_major").get<unsigned>() : 19;
+  } else if (llvm < 19) {
+    usage.push_back("--llvm " + std::to_string(llvm) + ": isapack knows LLVM 19 and newer (generic targets need 19)");
   }
-  if (llvm < 19) {
-    PrintError("--llvm " + std::to_string(llvm) + ": isapack knows LLVM 19 and newer (generic targets need 19)");
-    return kExitUsage;
+  if (options.mode != "generic" && options.mode != "exact") {
+    usage.push_back("--mode " + options.mode + ": use 'generic' or 'exact'");
   }
+  if (options.code_object_version != "4" && options.code_object_version != "5") {
+    usage.push_back("--code-object-version " + options.code_object_version +
+                    ": exact code objects use version 4 or 5 (generic code objects always use 6)");
+  }
+  if (std::all_of(expansion.selectors.begin(), expansion.selectors.end(),
+                  [](const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; })) {
+    usage.push_back("the selectors name no GPU selector (only separators); give one, e.g. 'all' or 'gfx110X-all'");
+  }
+  if (!usage.empty()) return Fail(options.json, kExitUsage, usage);
   expansion.mode = options.mode;
   expansion.code_object_version = options.code_object_version;
   expansion.supported = SupportedByLlvm(llvm);
   expansion.llvm_major = llvm;
   expansion.strict = options.strict;
   auto result = Expand(expansion);
-  if (!result) {
-    PrintError(result.error().message);
-    return kExitUsage;
-  }
+  if (!result) return Fail(options.json, kExitUsage, {result.error().message});
   if (options.json) {
     nlohmann::json objects = nlohmann::json::array(), left_out = nlohmann::json::array();
     for (const ExpandedObject& o : result->objects) {
@@ -48,14 +59,15 @@ int RunExpand(const ExpandOptions& options) {
     for (const std::string& s : expansion.selectors) {
       if (s.find_first_not_of(" \t\r\n") != std::string::npos) selectors.push_back(s);
     }
-    PrintJson({{"schema", 1},
-               {"selectors", selectors},
-               {"mode", options.mode},
-               {"exact_code_object_version", std::stoi(options.code_object_version)},
-               {"llvm_major", llvm},
-               {"code_objects", objects},
-               {"covered_targets", result->covered},
-               {"left_out", left_out}});
+    PrintJsonOutcome({{"schema", 1},
+                      {"selectors", selectors},
+                      {"mode", options.mode},
+                      {"exact_code_object_version", std::stoi(options.code_object_version)},
+                      {"llvm_major", llvm},
+                      {"code_objects", objects},
+                      {"covered_targets", result->covered},
+                      {"left_out", left_out}},
+                     kExitOk, {});
     return kExitOk;
   }
   std::cout << result->objects.size() << " code objects (mode " << options.mode << ", LLVM " << llvm << "):\n";

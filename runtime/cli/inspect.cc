@@ -1,6 +1,10 @@
 #include "inspect.h"
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include <algorithm>
+#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -27,34 +31,22 @@ bool StartsWith(std::span<const uint8_t> data, std::string_view magic) {
   return data.size() >= magic.size() && std::memcmp(data.data(), magic.data(), magic.size()) == 0;
 }
 
+constexpr std::string_view kArchiveMagic = "!<arch>\n";
+
+std::string ArchiveError(archive* reader) {
+  const char* why = archive_error_string(reader);
+  return why != nullptr ? why : "no reason given";
+}
+
 class Inspector {
  public:
-  Inspector(std::span<const uint8_t> file, const InspectLimits& limits) : file_(file), limits_(limits) {}
+  // `where` names the bytes in messages: "the file", or an archive member.
+  Inspector(std::span<const uint8_t> file, const InspectLimits& limits, std::string where = "the file",
+            bool in_archive = false)
+      : file_(file), limits_(limits), where_(std::move(where)), in_archive_(in_archive) {}
 
   json Run() {
-    std::string kind = "unknown";
-    if (StartsWith(file_, "\x7f" "ELF")) {
-      auto header = ReadCodeObjectHeader(file_);
-      if (header && header->machine == kElfMachineAmdgpu) {
-        kind = "code-object";
-        AddCodeObject(file_, "the file");
-      } else if (header) {
-        kind = "host-elf";
-        ScanHostElf();
-      } else {
-        errors_.push_back(header.error().message);
-      }
-    } else if (StartsWith(file_, kOffloadBundleMagic)) {
-      kind = "offload-bundle";
-      AddBundle(file_, "the file");
-    } else if (StartsWith(file_, kCompressedBundleMagic)) {
-      kind = "compressed-offload-bundle";
-      AddCompressedBundle(file_, "the file");
-    } else if (StartsWith(file_, std::string_view(catalog_format::kMagic, sizeof(catalog_format::kMagic)))) {
-      kind = "isapack-catalog";
-      AddCatalog(file_, "the file");
-    }
-    if (kind == "unknown" || kind == "host-elf") ScanEmbeddedElf();
+    const std::string kind = Dispatch();
     json targets = json::array();
     for (const json& object : code_objects_) {
       const auto target = object.find("target_id");
@@ -69,6 +61,89 @@ class Inspector {
   }
 
  private:
+  // Sniffs the format from the first bytes and hands the file to its reader.
+  std::string Dispatch() {
+    std::string kind = "unknown";
+    if (StartsWith(file_, kArchiveMagic) && !in_archive_) {
+      ScanArchive();
+      return "archive";
+    }
+    if (StartsWith(file_, "\x7f" "ELF")) {
+      auto header = ReadCodeObjectHeader(file_);
+      if (header && header->machine == kElfMachineAmdgpu) {
+        kind = "code-object";
+        AddCodeObject(file_, where_);
+      } else if (header) {
+        kind = "host-elf";
+        ScanHostElf();
+      } else {
+        errors_.push_back(header.error().message);
+      }
+    } else if (StartsWith(file_, kOffloadBundleMagic)) {
+      kind = "offload-bundle";
+      AddBundle(file_, where_);
+    } else if (StartsWith(file_, kCompressedBundleMagic)) {
+      kind = "compressed-offload-bundle";
+      AddCompressedBundle(file_, where_);
+    } else if (StartsWith(file_, std::string_view(catalog_format::kMagic, sizeof(catalog_format::kMagic)))) {
+      kind = "isapack-catalog";
+      AddCatalog(file_, where_);
+    }
+    if (kind == "unknown" || kind == "host-elf") ScanEmbeddedElf();
+    return kind;
+  }
+
+  // A static library (`ar` archive, read with libarchive): each member is
+  // inspected as a file of its own; archives inside are not opened.
+  void ScanArchive() {
+    std::unique_ptr<archive, decltype(&archive_read_free)> reader(archive_read_new(), archive_read_free);
+    archive_read_support_format_ar(reader.get());
+    if (archive_read_open_memory(reader.get(), file_.data(), file_.size()) != ARCHIVE_OK) {
+      errors_.push_back(where_ + ": not a readable ar archive: " + ArchiveError(reader.get()));
+      return;
+    }
+    archive_entry* entry = nullptr;
+    int result;
+    while ((result = archive_read_next_header(reader.get(), &entry)) == ARCHIVE_OK) {
+      const char* name = archive_entry_pathname(entry);
+      const std::string member = "archive member '" + std::string(name ? name : "?") + "'";
+      // The member lies within the archive, so its size is bounded by the file's.
+      std::vector<uint8_t> bytes;
+      uint8_t block[16384];
+      la_ssize_t got;
+      while ((got = archive_read_data(reader.get(), block, sizeof(block))) > 0) {
+        bytes.insert(bytes.end(), block, block + got);
+      }
+      if (got < 0) {
+        errors_.push_back(member + ": damaged ar archive: " + ArchiveError(reader.get()));
+        return;
+      }
+      MergeMember(Inspector(bytes, limits_, member, /*in_archive=*/true).Run(), member);
+    }
+    if (result != ARCHIVE_EOF) {
+      errors_.push_back(where_ + ": damaged ar archive: " + ArchiveError(reader.get()));
+    }
+  }
+
+  void MergeMember(const json& report, const std::string& member) {
+    // Locations inside a member name it ("archive member 'a.o': section .hip_fatbin").
+    auto located = [&](json part) {
+      const std::string location = part.value("location", std::string());
+      if (location.find(member) == std::string::npos) part["location"] = member + ": " + location;
+      return part;
+    };
+    for (const json& object : report.at("code_objects")) {
+      if (code_objects_.size() < limits_.max_code_objects) code_objects_.push_back(located(object));
+    }
+    for (const json& bundle : report.at("bundles")) bundles_.push_back(located(bundle));
+    for (const json& catalog : report.at("catalogs")) catalogs_.push_back(located(catalog));
+    for (const json& error : report.at("errors")) {
+      const std::string text = error.get<std::string>();
+      errors_.push_back(text.rfind(member, 0) == 0 ? text : member + ": " + text);
+    }
+    skipped_candidates_ += report.at("embedded_candidates_skipped").get<size_t>();
+  }
+
   // File offset of a span inside the file, or npos when it is elsewhere
   // (decompressed data).
   size_t OffsetOf(std::span<const uint8_t> part) const {
@@ -246,23 +321,54 @@ class Inspector {
     }
   }
 
-  // HIP's .hip_fatbin holds one or more bundles, each aligned.
+  // HIP's .hip_fatbin holds one or more bundles back to back (one per
+  // linked object, each aligned, zero bytes between). Each bundle's own size
+  // says where the next begins: a compressed bundle's header records it, an
+  // uncompressed one ends with its last entry. Nothing scans for a magic.
   void ScanForBundles(std::span<const uint8_t> contents, const std::string& where) {
-    for (size_t at = 0; at + 4 <= contents.size(); at += 8) {
+    size_t at = 0;
+    while (at < contents.size()) {
+      if (contents[at] == 0) {  // alignment padding
+        ++at;
+        continue;
+      }
       const auto rest = contents.subspan(at);
       const std::string location = where + " + " + Hex(at);
+      size_t size = 0;
       if (StartsWith(rest, kOffloadBundleMagic)) {
-        AddBundle(rest, location);
+        size = OffloadBundleSize(rest);
+        AddBundle(rest.first(size), location);
       } else if (StartsWith(rest, kCompressedBundleMagic)) {
         auto header = ParseCompressedBundleHeader(rest);
-        AddCompressedBundle(header && header->total_size ? rest.first(header->total_size) : rest, location);
+        size = header && header->total_size != 0 ? header->total_size : rest.size();  // v1: no size recorded
+        AddCompressedBundle(rest.first(size), location);
+      } else {
+        errors_.push_back(location + ": neither an offload bundle nor padding; the rest of " + where +
+                          " is not read");
+        return;
       }
+      at += size;
     }
+  }
+
+  // The bytes an uncompressed bundle spans: through its entry table and its
+  // last entry; 0 when it does not parse (its error is reported).
+  static size_t OffloadBundleSize(std::span<const uint8_t> bundle) {
+    auto entries = ParseOffloadBundle(bundle);
+    if (!entries) return bundle.size();
+    size_t end = kOffloadBundleMagic.size() + 8;
+    for (const BundleEntry& entry : *entries) {
+      end = std::max(end, static_cast<size_t>(reinterpret_cast<const uint8_t*>(entry.id.data()) + entry.id.size() -
+                                              bundle.data()));
+      end = std::max(end, static_cast<size_t>(entry.payload.data() + entry.payload.size() - bundle.data()));
+    }
+    return end;
   }
 
   // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).
   void ScanEmbeddedElf() {
     const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
+    if (file_.size() < 64) return;  // no room for an ELF header; data() may be null (an empty member)
     const uint8_t* begin = file_.data();
     const uint8_t* end = begin + file_.size();
     for (const uint8_t* at = begin + 1; at + 64 <= end;) {
@@ -286,6 +392,8 @@ class Inspector {
 
   std::span<const uint8_t> file_;
   const InspectLimits& limits_;
+  const std::string where_;
+  const bool in_archive_;
   json code_objects_ = json::array();
   json bundles_ = json::array();
   json catalogs_ = json::array();
@@ -311,6 +419,7 @@ std::string KindText(const std::string& kind) {
   if (kind == "compressed-offload-bundle") return "compressed clang offload bundle (CCOB)";
   if (kind == "isapack-catalog") return "isapack catalog";
   if (kind == "host-elf") return "host ELF file";
+  if (kind == "archive") return "static library (ar archive)";
   return "file of unknown type";
 }
 

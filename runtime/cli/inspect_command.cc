@@ -1,33 +1,87 @@
-// isapack inspect: the GPU targets any file carries.
+// isapack inspect: the GPU targets any file carries. Directories are walked;
+// an input that cannot be read is reported with its path and the rest are
+// still inspected. Reports are printed as each file is done (with --json,
+// as elements of one streamed array), so memory stays bounded however many
+// files a directory holds.
 #include <iostream>
 
-#include "catalog_file.h"
 #include "cli.h"
+#include "input_file.h"
 #include "inspect.h"
 
 namespace isapack::cli {
+namespace {
+
+// Prints `{"schema": 1, "files": [` ... `], <outcome>}` one file at a time.
+class JsonFileStream {
+ public:
+  explicit JsonFileStream(bool enabled) : enabled_(enabled) {
+    if (enabled_) std::cout << "{\n  \"schema\": 1,\n  \"files\": [";
+  }
+  void Add(const nlohmann::json& report) {
+    if (!enabled_) return;
+    std::cout << (first_ ? "\n    " : ",\n    ") << report.dump();
+    first_ = false;
+  }
+  void Finish(int exit_code, const std::vector<std::string>& errors) {
+    if (!enabled_) return;
+    std::cout << (first_ ? "],\n" : "\n  ],\n") << "  \"status\": " << nlohmann::json(ExitStatusName(exit_code))
+              << ",\n  \"exit_code\": " << exit_code << ",\n  \"errors\": " << nlohmann::json(errors).dump()
+              << "\n}\n";
+  }
+
+ private:
+  bool enabled_;
+  bool first_ = true;
+};
+
+}  // namespace
 
 int RunInspect(const InspectOptions& options) {
-  int exit_code = kExitOk;
-  nlohmann::json files = nlohmann::json::array();
-  for (const std::string& path : options.files) {
-    auto bytes = ReadWholeFile(path);
-    if (!bytes) {
-      PrintError(bytes.error().message);
-      files.push_back({{"path", path}, {"error", bytes.error().message}});
-      exit_code = kExitFailure;
+  JsonFileStream json(options.json);
+  std::vector<std::string> errors;
+  bool unreadable = false, damaged = false, found = false;
+  for (const InputPath& input : ExpandInputPaths(options.files, /*accept_directories=*/true)) {
+    std::string error = input.error;
+    InputFile file;
+    if (error.empty()) {
+      if (auto opened = OpenInputFile(input.path, options.max_file_size)) {
+        file = std::move(*opened);
+      } else {
+        error = opened.error().message;
+      }
+    }
+    if (!error.empty()) {
+      PrintError(error);
+      errors.push_back(error);
+      json.Add({{"path", input.path}, {"error", error}});
+      unreadable = true;
       continue;
     }
-    nlohmann::json report = InspectBytes(*bytes);
-    if (!report.at("errors").empty()) exit_code = kExitFailure;
-    bool object_errors = false;
-    for (const auto& object : report.at("code_objects")) object_errors = object_errors || object.contains("error");
-    if (object_errors) exit_code = kExitFailure;
-    if (!options.json) std::cout << FormatInspectReport(path, report);
-    report["path"] = path;
-    files.push_back(report);
+    nlohmann::json report = InspectBytes(file.bytes());
+    found = found || !report.at("targets").empty();
+    for (const auto& object : report.at("code_objects")) {
+      if (!object.contains("error")) continue;
+      damaged = true;
+      errors.push_back(input.path + ": " + object.at("location").get<std::string>() + ": " +
+                       object.at("error").get<std::string>());
+    }
+    for (const auto& problem : report.at("errors")) {
+      damaged = true;
+      errors.push_back(input.path + ": " + problem.get<std::string>());
+    }
+    if (!options.json) std::cout << FormatInspectReport(input.path, report);
+    report["path"] = input.path;
+    json.Add(report);
   }
-  if (options.json) PrintJson({{"schema", 1}, {"files", files}});
+  const int exit_code = unreadable ? kExitUnreadable
+                        : damaged  ? kExitFailure
+                        : found    ? kExitOk
+                                   : kExitNothingFound;
+  if (exit_code == kExitNothingFound) {
+    errors.push_back("no input carries AMDGPU code (code objects, offload bundles, catalogs)");
+  }
+  json.Finish(exit_code, errors);
   return exit_code;
 }
 

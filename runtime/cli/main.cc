@@ -3,15 +3,18 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string_view>
 
 #include "cli.h"
+#include "input_file.h"
 
 namespace cli = isapack::cli;
 
 int main(int argc, char** argv) {
   CLI::App app{"isapack: which AMD GPUs this build of libisapack supports, which code object a GPU gets, "
                "and which GPU targets any file carries.\n"
-               "Exit codes: 0 ok, 1 failure, 2 usage, 77 skipped for lack of a GPU.",
+               "Exit codes: 0 ok, 1 failure, 2 usage, 3 some inputs unreadable, 4 nothing found, "
+               "77 skipped for lack of a GPU.",
                "isapack"};
   app.set_version_flag("--version", cli::VersionText, "Print the version, compiler, code object mode and covered targets");
   app.require_subcommand(1, 1);
@@ -25,7 +28,8 @@ int main(int argc, char** argv) {
   expand_cmd->add_option("selectors", expand.selectors, "GPU selectors (exact, generic, families, bundles, all)")
       ->required();
   expand_cmd->add_option("--mode", expand.mode, "Code object mode: generic or exact")->capture_default_str();
-  expand_cmd->add_option("--llvm", expand.llvm, "LLVM major of the compiler to model (default: this build's)");
+  auto* llvm_option =
+      expand_cmd->add_option("--llvm", expand.llvm, "LLVM major of the compiler to model (default: this build's)");
   expand_cmd->add_option("--code-object-version", expand.code_object_version,
                          "Code object version of exact code objects: 4 or 5")
       ->capture_default_str();
@@ -41,6 +45,8 @@ int main(int argc, char** argv) {
                        "Take the ISA list as given (default: add the generic ISA that ROCr >= 6.4 lists)");
   select_cmd->add_option("--catalog", select.catalog_file,
                          "Select from the catalog of another libisapack (or catalog file) instead of this build");
+  select_cmd->add_option("--max-file-size", select.max_file_size,
+                         "Largest --catalog file to read, in bytes (default 1 GiB)");
   select_cmd->add_flag("--json", select.json, "JSON output (schema 1)");
 
   cli::DeviceOptions devices;
@@ -60,9 +66,15 @@ int main(int argc, char** argv) {
 
   cli::InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "The GPU targets any file carries (code objects, bundles, binaries)");
-  inspect_cmd->add_option("files", inspect.files, "Files to inspect")->required();
+  inspect_cmd->add_option("files", inspect.files, "Files or directories (walked, sorted) to inspect")->required();
+  inspect_cmd->add_option("--max-file-size", inspect.max_file_size,
+                          "Largest file to read, in bytes (default 1 GiB); larger ones are reported, not read");
   inspect_cmd->add_flag("--json", inspect.json, "JSON output (schema 1)");
 
+  // Decided before parsing, so that a usage error is JSON too.
+  bool json = false;
+  for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
+  select.max_file_size = inspect.max_file_size = cli::kDefaultMaxFileSize;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -73,9 +85,10 @@ int main(int argc, char** argv) {
     std::cout << e.what();
     return cli::kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "isapack: " << e.what() << "\nRun 'isapack --help' for the subcommands and their options.\n";
-    return cli::kExitUsage;
+    return cli::Fail(json, cli::kExitUsage,
+                     {std::string(e.what()) + "; run 'isapack --help' for the subcommands and their options"});
   }
+  expand.llvm_given = llvm_option->count() > 0;
 
   try {
     if (*targets_cmd) return cli::RunTargets(targets);
@@ -86,8 +99,7 @@ int main(int argc, char** argv) {
     if (*verify_cmd) return cli::RunVerify(verify);
     if (*inspect_cmd) return cli::RunInspect(inspect);
   } catch (const std::exception& e) {
-    cli::PrintError(std::string("unexpected error: ") + e.what());
-    return cli::kExitFailure;
+    return cli::Fail(json, cli::kExitFailure, {std::string("unexpected error: ") + e.what()});
   }
   return cli::kExitUsage;
 }

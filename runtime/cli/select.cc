@@ -4,6 +4,7 @@
 
 #include "catalog_file.h"
 #include "cli.h"
+#include "input_file.h"
 #include "selection.h"
 #include "status.h"
 
@@ -66,10 +67,7 @@ int RunSelect(const SelectOptions& options) {
   for (const std::string& name : options.isa_names) {
     TargetId id;
     const TargetIdParse parse = ParseIsaName(name, &id);
-    if (parse.error != TargetIdError::kOk) {
-      PrintError(DescribeTargetIdError(name, parse));
-      return kExitUsage;
-    }
+    if (parse.error != TargetIdError::kOk) return Fail(options.json, kExitUsage, {DescribeTargetIdError(name, parse)});
     isas.push_back(id);
   }
   // A ROCr with generic support (>= 6.4) lists each processor's generic ISA
@@ -92,8 +90,7 @@ int RunSelect(const SelectOptions& options) {
     }
   }
   if (isas.size() > kMaxAgentIsas) {
-    PrintError("an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs");
-    return kExitUsage;
+    return Fail(options.json, kExitUsage, {"an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs"});
   }
   std::vector<std::string> isa_names;
   for (const TargetId& isa : isas) isa_names.push_back(isa.ToIsaName());
@@ -102,14 +99,14 @@ int RunSelect(const SelectOptions& options) {
   if (options.catalog_file.empty()) {
     outcome = SelectInLibrary(isa_names);
   } else {
-    CatalogFile file;
-    if (Status status = LoadCatalogFile(options.catalog_file, &file); !status) {
-      PrintError(status.error().message);
-      return kExitFailure;
-    }
-    outcome = SelectInCatalog(file.catalog, isas);
+    auto file = OpenSingleInputFile(options.catalog_file, options.max_file_size);
+    if (!file) return Fail(options.json, kExitUnreadable, {"--catalog: " + file.error().message});
+    auto catalog = CatalogOfFile(file->bytes(), options.catalog_file);
+    if (!catalog) return Fail(options.json, kExitFailure, {"--catalog: " + catalog.error().message});
+    outcome = SelectInCatalog(*catalog, isas);
   }
   const char* source = options.catalog_file.empty() ? "this build" : "the catalog of the given file";
+  const int exit_code = outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
   if (options.json) {
     nlohmann::json selected = nullptr;
     if (outcome.entry != ISAPACK_NO_ENTRY) {
@@ -117,13 +114,14 @@ int RunSelect(const SelectOptions& options) {
                   {"target_id", outcome.target_id},
                   {"code_object_version", outcome.code_object_version}};
     }
-    PrintJson({{"schema", 1},
-               {"isa_names", isa_names},
-               {"generic_isas_assumed", added},
-               {"selected", selected},
-               {"status", isapack_status_code_name(outcome.code)},
-               {"message", outcome.message},
-               {"trace", outcome.trace}});
+    PrintJsonOutcome({{"schema", 1},
+                      {"isa_names", isa_names},
+                      {"generic_isas_assumed", added},
+                      {"selected", selected},
+                      {"selection_status", isapack_status_code_name(outcome.code)},
+                      {"message", outcome.message},
+                      {"trace", outcome.trace}},
+                     exit_code, exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
   } else {
     if (outcome.entry != ISAPACK_NO_ENTRY) {
       std::cout << outcome.target_id << "\n  " << isa_names.front() << " gets " << outcome.target_id
@@ -145,7 +143,7 @@ int RunSelect(const SelectOptions& options) {
     }
     if (outcome.entry == ISAPACK_NO_ENTRY) PrintError(outcome.message);
   }
-  return outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
+  return exit_code;
 }
 
 }  // namespace isapack::cli

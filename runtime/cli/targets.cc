@@ -116,12 +116,13 @@ int RunTargets(const TargetsOptions& options) {
     }
   }
   if (options.json) {
-    PrintJson({{"schema", 1},
-               {"isapack_version", isapack_version()},
-               {"processors", processors},
-               {"generics", generics},
-               {"families", families},
-               {"bundles", bundles}});
+    PrintJsonOutcome({{"schema", 1},
+                      {"isapack_version", isapack_version()},
+                      {"processors", processors},
+                      {"generics", generics},
+                      {"families", families},
+                      {"bundles", bundles}},
+                     kExitOk, {});
   } else {
     std::cout << text << bundle_text;
   }

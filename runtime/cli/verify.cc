@@ -74,7 +74,8 @@ int RunVerify(const VerifyOptions& options) {
   }
   const bool ok = failures.empty();
   if (options.json) {
-    PrintJson({{"schema", 1}, {"library", library}, {"ok", ok}, {"entries", entries}, {"failures", failures}});
+    PrintJsonOutcome({{"schema", 1}, {"library", library}, {"ok", ok}, {"entries", entries}, {"failures", failures}},
+                     ok ? kExitOk : kExitFailure, failures);
   } else {
     std::cout << "Verifying the code objects embedded in " << library << ":\n";
     for (const nlohmann::json& entry : entries) {

@@ -53,7 +53,22 @@ std::string Join(const std::vector<std::string>& items, const char* separator) {
   return out;
 }
 
-std::string UnknownSelectorMessage(const std::string& selector) {
+// The line for a selector that matches nothing: the closest spelling
+// (case-insensitive edit distance up to 3), or, for a space-separated list,
+// that the separator is ';'.
+std::string UnknownSelectorLine(const std::string& selector) {
+  if (selector.find_first_of(" \t") != std::string::npos) {
+    std::string fixed;
+    for (const char c : selector) {
+      if (c != ' ' && c != '\t') {
+        fixed += c;
+      } else if (!fixed.empty() && fixed.back() != ';') {
+        fixed += ';';
+      }
+    }
+    return "unknown GPU selector '" + selector + "': GPU selectors are separated by ';', not by spaces; use '" +
+           fixed + "'";
+  }
   const std::string base = selector.substr(0, selector.find(':'));
   const std::string lower = Lower(base);
   std::string best;
@@ -72,13 +87,18 @@ std::string UnknownSelectorMessage(const std::string& selector) {
   }
   std::string message = "unknown GPU selector '" + selector + "'";
   if (!best.empty()) message += "; did you mean '" + best + "'?";
+  return message;
+}
+
+// Follows the unknown-selector lines, once.
+std::string ValidSelectorsText() {
   std::vector<std::string> processors, generics, families, bundles;
   for (const ProcessorInfo& p : Processors()) processors.emplace_back(p.name);
   for (const GenericInfo& g : Generics()) generics.emplace_back(g.name);
   for (const GroupInfo& g : Groups()) {
     (g.kind == GroupKind::kBundle ? bundles : families).emplace_back(g.name);
   }
-  message += "\nValid selectors (spelled exactly so):";
+  std::string message = "Valid selectors (spelled exactly so):";
   message += "\n  exact targets: " + Join(processors, " ");
   message += "\n  generic targets: " + Join(generics, " ");
   message += "\n  families: " + Join(families, " ");
@@ -103,7 +123,7 @@ Expected<ParsedSelector> ParseSelector(const std::string& selector) {
   parsed.base = selector.substr(0, colon);
   parsed.kind = KindOf(parsed.base);
   if (parsed.kind == Kind::kNone) {
-    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, UnknownSelectorMessage(selector));
+    return MakeError(ISAPACK_STATUS_NOT_FOUND, UnknownSelectorLine(selector));
   }
   if (colon == std::string::npos) return parsed;
   if (parsed.kind == Kind::kFamily || parsed.kind == Kind::kBundle) {
@@ -234,6 +254,16 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     return std::find(options.supported.begin(), options.supported.end(), name) != options.supported.end();
   };
 
+  // Every problem is collected, so that one configure names them all:
+  // invalid selectors, then targets named explicitly that the compiler
+  // cannot build (one fix sentence for all), then strict-mode members.
+  std::vector<std::string> problems, unbuildable, unbuildable_names, strict_problems;
+  bool unknown = false;
+  auto cannot_build = [&](const std::string& selector, std::string_view name) {
+    if (std::find(unbuildable_names.begin(), unbuildable_names.end(), name) != unbuildable_names.end()) return;
+    unbuildable.push_back("GPU selector '" + selector + "': " + CannotBuildReason(name, options.llvm_major));
+    unbuildable_names.emplace_back(name);
+  };
   std::vector<std::string> selectors;
   std::vector<Request> requests;
   for (const std::string& raw : options.selectors) {
@@ -241,14 +271,17 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     if (selector.empty()) continue;
     selectors.push_back(selector);
     auto parsed = ParseSelector(selector);
-    if (!parsed) return parsed.take_error();
+    if (!parsed) {
+      unknown = unknown || parsed.error().code == ISAPACK_STATUS_NOT_FOUND;
+      problems.push_back(parsed.error().message);
+      continue;
+    }
     if (parsed->kind == Kind::kProcessor) {
       requests.push_back({FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
     } else if (parsed->kind == Kind::kGeneric) {
       if (options.mode == "generic" && !supported(parsed->base)) {
-        return invalid("GPU selector '" + selector + "': " + CannotBuildReason(parsed->base, options.llvm_major) +
-                       ". Set ISAPACK_CLANG to a clang that can, or remove " + parsed->base +
-                       " from the selectors.");
+        cannot_build(selector, parsed->base);
+        continue;
       }
       for (uint16_t index : FindGeneric(parsed->base)->members) {
         const ProcessorInfo& member = Processors()[index];
@@ -281,13 +314,16 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     if (!supported(request.processor->name)) {
       const std::string why = CannotBuildReason(request.processor->name, options.llvm_major);
       if (request.explicit_target) {
-        return invalid("GPU selector '" + request.selector + "': " + why +
-                       ". Set ISAPACK_CLANG to a clang that can, or remove " +
-                       std::string(request.processor->name) + " from the selectors.");
+        cannot_build(request.selector, request.processor->name);
+        continue;
       }
       if (options.strict) {
-        return invalid("ISAPACK_STRICT_TARGETS is ON and GPU selector '" + request.selector + "' includes " +
-                       std::string(request.processor->name) + ", but " + why);
+        const std::string problem = "ISAPACK_STRICT_TARGETS is ON and GPU selector '" + request.selector +
+                                    "' includes " + std::string(request.processor->name) + ", but " + why;
+        if (std::find(strict_problems.begin(), strict_problems.end(), problem) == strict_problems.end()) {
+          strict_problems.push_back(problem);
+        }
+        continue;
       }
       const OrderKey key = KeyOf(exact_id);
       if (std::none_of(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == key; })) {
@@ -314,6 +350,13 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     it->first = std::min(it->first, IndexOf(*request.processor));
   }
 
+  if (!unbuildable.empty()) {
+    problems.push_back(Join(unbuildable, "\n") + ". Set ISAPACK_CLANG to a clang that can, or remove " +
+                       Join(unbuildable_names, " ") + " from the selectors.");
+  }
+  problems.insert(problems.end(), strict_problems.begin(), strict_problems.end());
+  if (unknown) problems.push_back(ValidSelectorsText());
+  if (!problems.empty()) return invalid(Join(problems, "\n"));
   std::sort(left_out.begin(), left_out.end());
   if (objects.empty()) {
     std::string detail;

@@ -131,7 +131,12 @@ std::string FormatTrace(const Selection& selection, std::span<const TargetId> ag
       text += "  " + std::string(catalog.entry(record.entry).target_id) + ": " +
               std::string(VerdictText(record.verdict)) + "\n";
     }
-    if (!any) {
+    if (!any && agent_isas[isa].processor != nullptr && selection.ok() && isa > selection.isa) {
+      // Select stops at the first ISA with a code object: later ones are not
+      // looked at, which says nothing about whether they have one.
+      text += "  not considered: " + std::string(catalog.entry(selection.entry).target_id) +
+              " was selected for " + agent_isas[selection.isa].ToIsaName() + ", listed earlier\n";
+    } else if (!any) {
       text += agent_isas[isa].processor == nullptr
                   ? "  (generic ISA: the HSA runtime can load " + std::string(agent_isas[isa].name()) +
                         " code objects)\n"

@@ -70,6 +70,22 @@ foreach(_llvm 19 20 23)
     endforeach()
   endforeach()
 endforeach()
+# Several problems at once: both list every one, in the same order and words.
+foreach(_list
+    "gfx950;gfx1153"
+    "gfx110x-al;gfx950;gfx9O8;nvidia-all;gfx9-4-generic"
+    "gfx1100 gfx1030"
+    "gfx1100 gfx1030;gfx11OO")
+  file(STRINGS "${SOURCE_DIR}/tests/expansion/llvm19.txt" _supported REGEX "^[^#]")
+  isapack_expand_gpu_targets(SELECTORS ${_list} MODE generic CODE_OBJECT_VERSION 5
+    SUPPORTED ${_supported} LLVM_MAJOR 19 OUT_PREFIX _r OUT_ERROR _error)
+  execute_process(COMMAND "${CLI}" expand "${_list}" --llvm 19
+    RESULT_VARIABLE _exit OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  if(NOT _error OR NOT _exit EQUAL 2 OR NOT _err STREQUAL "isapack: ${_error}\n")
+    string(APPEND _failures "\n  '${_list}': CMake fails with '${_error}', the CLI exits ${_exit}: ${_err}")
+  endif()
+  math(EXPR _compared "${_compared} + 1")
+endforeach()
 if(_failures)
   message(FATAL_ERROR "isapack expand and the CMake expansion disagree:${_failures}")
 endif()

@@ -9,7 +9,9 @@
 //   SIMULATED_HSA  libisapack-simulated-hsa.so
 //   CLI            the isapack command
 //   MAKE_CATALOG   isapack_test_catalog
-//   OFFLOAD_BUNDLER clang-offload-bundler (optional)
+//   OFFLOAD_BUNDLER clang-offload-bundler (Debian: clang-tools-19)
+//   CLANG, LLD     clang and ld.lld of the device LLVM (HIP compiles)
+//   LLVM_AR, LLVM_OBJCOPY  llvm-ar and llvm-objcopy of that LLVM (llvm-19)
 //   BUILD_DIR      the build tree (build-tree runs only)
 #ifndef ISAPACK_TESTS_SUPPORT_TEST_PATHS_H_
 #define ISAPACK_TESTS_SUPPORT_TEST_PATHS_H_
