@@ -35,8 +35,9 @@ struct GenericObject {
 std::vector<GenericObject> BuiltGenericObjects() {
   const std::string build = testing::TestPath("BUILD_DIR");
   std::ifstream in(build + "/isapack-targets.json");
+  const nlohmann::json expansion = nlohmann::json::parse(in);
   std::vector<GenericObject> objects;
-  for (const nlohmann::json& object : nlohmann::json::parse(in).at("code_objects")) {
+  for (const nlohmann::json& object : expansion.at("code_objects")) {
     const TargetId target = Target(object.at("target_id").get<std::string>());
     if (!target.is_generic()) continue;
     std::ifstream file(build + "/device_library/" + object.at("file").get<std::string>(), std::ios::binary);
