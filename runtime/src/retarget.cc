@@ -78,26 +78,19 @@ struct Msgpack {
     if (!header || !InBounds(header->payload, header->count, bytes.size())) return std::nullopt;
     return header;
   }
-  std::optional<Header> Array(size_t at) const {
+  // An array (fix 0x90, 16/32-bit 0xdc/0xdd) or map (0x80, 0xde/0xdf).
+  std::optional<Header> Container(size_t at, uint8_t fix_base, uint8_t tag16) const {
     if (at >= bytes.size()) return std::nullopt;
-    auto header = Counted(at, 0x90, 0x0f, 0);
-    if (!header && (bytes[at] == 0xdc || bytes[at] == 0xdd)) {
-      const size_t width = bytes[at] == 0xdc ? 2 : 4;
+    auto header = Counted(at, fix_base, 0x0f, 0);
+    if (!header && (bytes[at] == tag16 || bytes[at] == tag16 + 1)) {
+      const size_t width = bytes[at] == tag16 ? 2 : 4;
       auto count = BigEndian(at + 1, width);
       if (count) header = Header{at + 1 + width, *count};
     }
     return header;
   }
-  std::optional<Header> Map(size_t at) const {
-    if (at >= bytes.size()) return std::nullopt;
-    auto header = Counted(at, 0x80, 0x0f, 0);
-    if (!header && (bytes[at] == 0xde || bytes[at] == 0xdf)) {
-      const size_t width = bytes[at] == 0xde ? 2 : 4;
-      auto count = BigEndian(at + 1, width);
-      if (count) header = Header{at + 1 + width, *count};
-    }
-    return header;
-  }
+  std::optional<Header> Array(size_t at) const { return Container(at, 0x90, 0xdc); }
+  std::optional<Header> Map(size_t at) const { return Container(at, 0x80, 0xde); }
   std::optional<uint64_t> Unsigned(size_t at) const {
     if (at >= bytes.size()) return std::nullopt;
     const uint8_t tag = bytes[at];
