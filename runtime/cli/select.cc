@@ -25,8 +25,7 @@ struct Outcome {
 // rewritten for the agent's processor (the library decides the same way).
 void NoteRetargeting(const std::vector<TargetId>& isas, Outcome* outcome) {
   TargetId object;
-  if (outcome->entry == ISAPACK_NO_ENTRY ||
-      ParseTargetId(outcome->target_id, &object).error != TargetIdError::kOk ||
+  if (outcome->entry == ISAPACK_NO_ENTRY || ParseTargetId(outcome->target_id, &object).error != TargetIdError::kOk ||
       !object.is_generic()) {
     return;
   }
@@ -48,20 +47,17 @@ Outcome SelectInLibrary(const std::vector<std::string>& isas) {
   for (const std::string& isa : isas) names.push_back(isa.c_str());
   Outcome outcome;
   size_t length = 0;
-  isapack_status_t status =
-      isapack_select(names.data(), names.size(), &outcome.entry, nullptr, 0, &length);
+  isapack_status_t status = isapack_select(names.data(), names.size(), &outcome.entry, nullptr, 0, &length);
   std::string trace(length + 1, '\0');
   isapack_status_free(status);
-  status = isapack_select(names.data(), names.size(), &outcome.entry, trace.data(), trace.size(),
-                          nullptr);
+  status = isapack_select(names.data(), names.size(), &outcome.entry, trace.data(), trace.size(), nullptr);
   trace.resize(length);
   outcome.trace = trace;
   outcome.code = isapack_status_code(status);
   outcome.message = isapack_status_message(status);
   isapack_status_free(status);
   isapack_catalog_entry_info_t info;
-  if (outcome.entry != ISAPACK_NO_ENTRY &&
-      isapack_catalog_entry_info(outcome.entry, &info) == nullptr) {
+  if (outcome.entry != ISAPACK_NO_ENTRY && isapack_catalog_entry_info(outcome.entry, &info) == nullptr) {
     outcome.target_id = info.target_id;
     outcome.code_object_version = info.code_object_version;
   }
@@ -110,8 +106,7 @@ int RunSelect(const SelectOptions& options) {
       if (generic.generic->xnack == FeatureSupport::kSupported) generic.xnack = isa.xnack;
       if (generic.generic->sramecc == FeatureSupport::kSupported) generic.sramecc = isa.sramecc;
       bool present = false;
-      for (const TargetId& existing : isas)
-        present = present || existing.generic == generic.generic;
+      for (const TargetId& existing : isas) present = present || existing.generic == generic.generic;
       if (!present) {
         isas.push_back(generic);
         added.push_back(generic.ToIsaName());
@@ -137,8 +132,7 @@ int RunSelect(const SelectOptions& options) {
     outcome = SelectInCatalog(file.catalog, isas);
   }
   NoteRetargeting(isas, &outcome);
-  const char* source =
-      options.catalog_file.empty() ? "this build" : "the catalog of the given file";
+  const char* source = options.catalog_file.empty() ? "this build" : "the catalog of the given file";
   if (options.json) {
     nlohmann::json selected = nullptr;
     if (outcome.entry != ISAPACK_NO_ENTRY) {
@@ -161,12 +155,10 @@ int RunSelect(const SelectOptions& options) {
     if (outcome.entry != ISAPACK_NO_ENTRY) {
       std::cout << outcome.target_id;
       if (!outcome.retargeted_to.empty()) {
-        std::cout << ", retargeted to " << outcome.retargeted_to
-                  << " for a ROCr without generic support";
+        std::cout << ", retargeted to " << outcome.retargeted_to << " for a ROCr without generic support";
       }
       std::cout << "\n  " << isa_names.front() << " gets " << outcome.target_id << " (code object v"
-                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source
-                << ")";
+                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source << ")";
       if (!outcome.retargeted_to.empty()) {
         std::cout << ", rewritten at load time as " << outcome.retargeted_to << " (code object v"
                   << kRetargetCodeObjectVersion << ")";

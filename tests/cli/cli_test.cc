@@ -6,11 +6,11 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <filesystem>
@@ -45,13 +45,11 @@ std::string ReadText(const fs::path& path) {
 }
 
 // Runs a program with extra environment variables (an empty value unsets).
-Finished Spawn(const std::vector<std::string>& argv,
-               const std::map<std::string, std::string>& env = {}) {
+Finished Spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {}) {
   static int counter = 0;
   const fs::path dir = fs::temp_directory_path() / ("isapack-cli-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  const fs::path out = dir / ("out" + std::to_string(counter)),
-                 err = dir / ("err" + std::to_string(counter));
+  const fs::path out = dir / ("out" + std::to_string(counter)), err = dir / ("err" + std::to_string(counter));
   ++counter;
   std::vector<std::string> environment;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -86,15 +84,12 @@ Finished Spawn(const std::vector<std::string>& argv,
   return run;
 }
 
-Finished Isapack(std::vector<std::string> args,
-                 const std::map<std::string, std::string>& env = {}) {
+Finished Isapack(std::vector<std::string> args, const std::map<std::string, std::string>& env = {}) {
   args.insert(args.begin(), TestPath("CLI"));
   return Spawn(args, env);
 }
 
-json Json(const Finished& run) {
-  return json::parse(run.out);
-}
+json Json(const Finished& run) { return json::parse(run.out); }
 
 const fs::path& WorkDir() {
   static const fs::path dir = [] {
@@ -114,9 +109,7 @@ std::string TestCatalog(const std::string& selectors, const std::string& mode) {
   return path;
 }
 
-json BuildInfo() {
-  return json::parse(isapack_build_info_json());
-}
+json BuildInfo() { return json::parse(isapack_build_info_json()); }
 
 // The file libisapack was loaded from.
 std::string LibraryPath() {
@@ -141,10 +134,8 @@ const std::vector<CodeObjectFile>& CodeObjects() {
       EXPECT_EQ(isapack_catalog_entry_info(i, &info), nullptr);
       std::vector<char> bytes(info.uncompressed_size);
       EXPECT_EQ(isapack_catalog_entry_extract(i, bytes.data(), bytes.size()), nullptr);
-      const fs::path path =
-          WorkDir() / "objects" / ("amdgcn-amd-amdhsa--" + std::string(info.target_id) + ".hsaco");
-      std::ofstream(path, std::ios::binary)
-          .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      const fs::path path = WorkDir() / "objects" / ("amdgcn-amd-amdhsa--" + std::string(info.target_id) + ".hsaco");
+      std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       out.push_back({info.target_id, info.code_object_version, path.string()});
     }
     return out;
@@ -189,26 +180,19 @@ TEST(CliTargets, JsonDescribesEveryProcessorAndWhatThisBuildLoads) {
   EXPECT_EQ(doc.at("generics")[4], json({{"name", "gfx11-generic"},
                                          {"mach", "0x54"},
                                          {"llvm", 19},
-                                         {"members",
-                                          {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
-                                           "gfx1151", "gfx1152", "gfx1153", "gfx1154"}}}));
+                                         {"members", {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
+                                                      "gfx1151", "gfx1152", "gfx1153", "gfx1154"}}}));
 }
 
 TEST(CliTargets, ReadableOutputListsEachTargetOnce) {
   const Finished run = Isapack({"targets"});
   ASSERT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(
-      run.out.rfind(
-          "Exact targets, what this build covers and the code object a device would load\n", 0),
-      0u);
-  EXPECT_NE(run.out.find("\n  gfx600    -        -                Radeon HD 7970 (Tahiti)\n"),
-            std::string::npos)
+  EXPECT_EQ(run.out.rfind("Exact targets, what this build covers and the code object a device would load\n", 0), 0u);
+  EXPECT_NE(run.out.find("\n  gfx600    -        -                Radeon HD 7970 (Tahiti)\n"), std::string::npos)
       << run.out;
-  EXPECT_NE(
-      run.out.find(
-          "\n  gfx11-generic    gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "
-          "gfx1154\n"),
-      std::string::npos);
+  EXPECT_NE(run.out.find("\n  gfx11-generic    gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "
+                         "gfx1154\n"),
+            std::string::npos);
   EXPECT_NE(run.out.find("\n  gfx110X-igpu     gfx1103\n"), std::string::npos);
   EXPECT_NE(run.out.find("\nBundles:\n  dgpu-all         gfx900 gfx906 "), std::string::npos);
 }
@@ -251,23 +235,19 @@ TEST(CliExpand, ErrorsAreTheBuildsAndExitWithUsage) {
             "isapack: unknown GPU selector 'gfx110x-al'; did you mean 'gfx110X-all'?");
   run = Isapack({"expand", "all", "--llvm", "18"});
   EXPECT_EQ(run.exit, 2);
-  EXPECT_EQ(run.err,
-            "isapack: --llvm 18: isapack knows LLVM 19 and newer (generic targets need 19)\n");
+  EXPECT_EQ(run.err, "isapack: --llvm 18: isapack knows LLVM 19 and newer (generic targets need 19)\n");
 }
 
 // --- select ----------------------------------------------------------------------
 
 TEST(CliSelect, ExplainsTheGenericChoice) {
-  const Finished run =
-      Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--catalog", TestCatalog("all", "generic")});
+  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--catalog", TestCatalog("all", "generic")});
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_EQ(run.out,
             "gfx11-generic\n"
-            "  amdgcn-amd-amdhsa--gfx1103 gets gfx11-generic (code object v6, entry 8 of the "
-            "catalog of the given "
+            "  amdgcn-amd-amdhsa--gfx1103 gets gfx11-generic (code object v6, entry 8 of the catalog of the given "
             "file)\n"
-            "  assuming ROCr >= 6.4, which also lists amdgcn-amd-amdhsa--gfx11-generic (use "
-            "--as-listed to take the "
+            "  assuming ROCr >= 6.4, which also lists amdgcn-amd-amdhsa--gfx11-generic (use --as-listed to take the "
             "ISA list as given)\n"
             "Selection trace:\n"
             "  agent ISA amdgcn-amd-amdhsa--gfx1103\n"
@@ -277,52 +257,49 @@ TEST(CliSelect, ExplainsTheGenericChoice) {
 }
 
 TEST(CliSelect, AsListedModelsAnOlderRocrAndSaysTheGenericObjectIsRetargeted) {
-  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json",
-                                "--catalog", TestCatalog("all", "generic")});
+  const Finished run = Isapack(
+      {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog", TestCatalog("all", "generic")});
   EXPECT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(Json(run),
-            json({{"schema", 1},
-                  {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
-                  {"generic_isas_assumed", json::array()},
-                  {"selected",
-                   {{"entry", 8},
-                    {"target_id", "gfx11-generic"},
-                    {"code_object_version", 6},
-                    {"retargeted_to", "gfx1103"},
-                    {"loaded_code_object_version", 5}}},
-                  {"status", "OK"},
-                  {"message", ""},
-                  {"trace",
-                   "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: selected, retargeted to "
-                   "gfx1103 (code object v5) for a ROCr without generic support\n"}}));
-  const Finished readable = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed",
-                                     "--catalog", TestCatalog("all", "generic")});
+  EXPECT_EQ(Json(run), json({{"schema", 1},
+                             {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
+                             {"generic_isas_assumed", json::array()},
+                             {"selected",
+                              {{"entry", 8},
+                               {"target_id", "gfx11-generic"},
+                               {"code_object_version", 6},
+                               {"retargeted_to", "gfx1103"},
+                               {"loaded_code_object_version", 5}}},
+                             {"status", "OK"},
+                             {"message", ""},
+                             {"trace",
+                              "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: selected, retargeted to "
+                              "gfx1103 (code object v5) for a ROCr without generic support\n"}}));
+  const Finished readable = Isapack(
+      {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--catalog", TestCatalog("all", "generic")});
   EXPECT_EQ(readable.out.substr(0, readable.out.find('\n')),
             "gfx11-generic, retargeted to gfx1103 for a ROCr without generic support");
 }
 
 TEST(CliSelect, AsListedWithRetargetingOffIsRocrTooOld) {
-  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json",
-                                "--catalog", TestCatalog("all", "generic")},
-                               {{"ISAPACK_RETARGET", "0"}});
+  const Finished run =
+      Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog",
+               TestCatalog("all", "generic")},
+              {{"ISAPACK_RETARGET", "0"}});
   EXPECT_EQ(run.exit, 1);
-  EXPECT_EQ(
-      Json(run),
-      json(
-          {{"schema", 1},
-           {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
-           {"generic_isas_assumed", json::array()},
-           {"selected", nullptr},
-           {"status", "ROCR_TOO_OLD"},
-           {"message",
-            "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
-            "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
-            "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
-            "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
-           {"trace",
-            "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: rejected: generic code object, "
-            "but the agent's ISA list has no generic ISA (ROCr < 6.4 cannot load generic code "
-            "objects)\n"}}));
+  EXPECT_EQ(Json(run), json({{"schema", 1},
+                             {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
+                             {"generic_isas_assumed", json::array()},
+                             {"selected", nullptr},
+                             {"status", "ROCR_TOO_OLD"},
+                             {"message",
+                              "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
+                              "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
+                              "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
+                              "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
+                             {"trace",
+                              "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: rejected: generic code object, "
+                              "but the agent's ISA list has no generic ISA (ROCr < 6.4 cannot load generic code "
+                              "objects)\n"}}));
 }
 
 TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
@@ -342,17 +319,15 @@ TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
     fields >> processor >> with_generic >> older_rocr >> exact_build;
     // Agents run with every mode they have set; off is as good as on here.
     std::string isa = processor;
-    if (processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" ||
-        processor.rfind("gfx94", 0) == 0 || processor == "gfx950") {
+    if (processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" || processor.rfind("gfx94", 0) == 0 ||
+        processor == "gfx950") {
       isa += ":sramecc-";
     }
     const bool xnack = processor.rfind("gfx9", 0) == 0 || processor.rfind("gfx101", 0) == 0 ||
                        processor == "gfx801" || processor == "gfx810";
     if (xnack) isa += ":xnack-";
-    EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", generic})), with_generic)
-        << isa;
-    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic},
-                             {{"ISAPACK_RETARGET", "0"}})),
+    EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", generic})), with_generic) << isa;
+    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic}, {{"ISAPACK_RETARGET", "0"}})),
               older_rocr)
         << isa;
     EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", exact})), exact_build) << isa;
@@ -381,8 +356,7 @@ TEST(CliSelect, AnInvalidIsaNameIsAUsageError) {
   const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1234"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err,
-            "isapack: ISA name 'amdgcn-amd-amdhsa--gfx1234': unknown processor 'gfx1234'; `isapack "
-            "targets` lists "
+            "isapack: ISA name 'amdgcn-amd-amdhsa--gfx1234': unknown processor 'gfx1234'; `isapack targets` lists "
             "the processors isapack knows\n");
 }
 
@@ -392,8 +366,7 @@ TEST(CliVerify, TheInstalledLibraryIsIntact) {
   Finished run = Isapack({"verify"});
   ASSERT_EQ(run.exit, 0) << run.out << run.err;
   const size_t count = isapack_catalog_entry_count();
-  EXPECT_NE(run.out.find("verify: all " + std::to_string(count) + " code objects are intact\n"),
-            std::string::npos);
+  EXPECT_NE(run.out.find("verify: all " + std::to_string(count) + " code objects are intact\n"), std::string::npos);
   run = Isapack({"verify", "--json"});
   const json doc = Json(run);
   EXPECT_EQ(doc.at("ok"), true);
@@ -412,19 +385,16 @@ std::map<std::string, std::string> Simulated() {
 
 TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
   if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists";
-  if (isapack::testing::SystemHsaRuntimeMissing())
-    GTEST_SKIP() << "no libhsa-runtime64 is installed";
+  if (isapack::testing::SystemHsaRuntimeMissing()) GTEST_SKIP() << "no libhsa-runtime64 is installed";
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command});
     EXPECT_EQ(run.exit, 77) << command;
-    EXPECT_EQ(
-        run.err.rfind("isapack: no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
-                      "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
-                      0),
-        0u)
+    EXPECT_EQ(run.err.rfind("isapack: no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
+                            "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
+                            0),
+              0u)
         << run.err;
-    EXPECT_NE(run.err.find("\nisapack: skipped: no usable AMD GPU on this machine (exit 77)\n"),
-              std::string::npos);
+    EXPECT_NE(run.err.find("\nisapack: skipped: no usable AMD GPU on this machine (exit 77)\n"), std::string::npos);
   }
 }
 
@@ -440,12 +410,10 @@ TEST(CliDevices, ListsTheSimulatedAgents) {
   EXPECT_EQ(second.at("product_name"), "Radeon RX 6800/6900 (simulated)");
   EXPECT_EQ(second.at("uuid"), "GPU-00000000000000b0");
   const bool generic = BuildInfo().at("mode") == "generic";
-  EXPECT_EQ(second.at("isa_names"),
-            json({"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"}));
+  EXPECT_EQ(second.at("isa_names"), json({"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"}));
   EXPECT_EQ(second.at("code_object"), generic ? "gfx10-3-generic" : "gfx1030");
   const Finished readable = Isapack({"devices"}, Simulated());
-  EXPECT_NE(readable.out.find("\nSIMULATED: isapack simulated HSA runtime (a test double"),
-            std::string::npos);
+  EXPECT_NE(readable.out.find("\nSIMULATED: isapack simulated HSA runtime (a test double"), std::string::npos);
 }
 
 TEST(CliSmoke, PassesOnEverySimulatedAgent) {
@@ -463,8 +431,7 @@ TEST(CliSmoke, PassesOnEverySimulatedAgent) {
     EXPECT_EQ(device.at("probe").at("work_items_verified"), 128);
   }
   const Finished readable = Isapack({"smoke"}, Simulated());
-  EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos)
-      << readable.out;
+  EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos) << readable.out;
 }
 
 TEST(CliSmoke, OnTheSimulatedRocr52ItExercisesTheRetargetedPath) {
@@ -474,17 +441,14 @@ TEST(CliSmoke, OnTheSimulatedRocr52ItExercisesTheRetargetedPath) {
   const Finished run = Isapack({"smoke"}, env);
   ASSERT_EQ(run.exit, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("GPU 0 gfx1036: PASS (simulated)\n"
-                         "  ok    create the device and load gfx10-3-generic, retargeted to "
-                         "gfx1036 (code object v5) "
+                         "  ok    create the device and load gfx10-3-generic, retargeted to gfx1036 (code object v5) "
                          "for a ROCr without generic support\n"),
             std::string::npos)
       << run.out;
   const Finished devices = Isapack({"devices"}, env);
-  EXPECT_NE(
-      devices.out.find(
-          "  this build: covered, loads gfx10-3-generic, retargeted to gfx1036 (code object v5) "
-          "for a ROCr without generic support\n"),
-      std::string::npos)
+  EXPECT_NE(devices.out.find("  this build: covered, loads gfx10-3-generic, retargeted to gfx1036 (code object v5) "
+                             "for a ROCr without generic support\n"),
+            std::string::npos)
       << devices.out;
 }
 
@@ -497,8 +461,7 @@ TEST(CliSmoke, AnInjectedFailureIsAFailure) {
   EXPECT_EQ(doc.at("passed"), false);
   const json& check = doc.at("devices")[0].at("checks")[1];
   EXPECT_EQ(check.at("passed"), false);
-  EXPECT_EQ(check.at("detail"),
-            "the isapack_fill dispatch on gfx1103 did not complete within 200 ms");
+  EXPECT_EQ(check.at("detail"), "the isapack_fill dispatch on gfx1103 did not complete within 200 ms");
   env["ISAPACK_SIMULATED_HSA_FAULTS"] = "load-reject";
   EXPECT_EQ(Isapack({"smoke"}, env).exit, 1);
 }
@@ -577,23 +540,17 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
   const std::string raw = ReadText(WorkDir() / "bundle.bin");
   std::vector<uint8_t> compressed(compressBound(raw.size()));
   uLongf compressed_size = compressed.size();
-  ASSERT_EQ(compress2(compressed.data(), &compressed_size,
-                      reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9),
+  ASSERT_EQ(compress2(compressed.data(), &compressed_size, reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9),
             Z_OK);
   for (uint16_t version : {uint16_t{1}, uint16_t{2}, uint16_t{3}}) {
     std::string file = "CCOB";
-    auto put = [&](auto value) {
-      file.append(reinterpret_cast<const char*>(&value), sizeof(value));
-    };
+    auto put = [&](auto value) { file.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
     const uint64_t header = version == 1 ? 20 : version == 2 ? 24 : 32;
     put(version);
     put(uint16_t{0});  // zlib
     if (version == 2) put(static_cast<uint32_t>(header + compressed_size));
     if (version == 3) put(static_cast<uint64_t>(header + compressed_size));
-    if (version == 3)
-      put(static_cast<uint64_t>(raw.size()));
-    else
-      put(static_cast<uint32_t>(raw.size()));
+    if (version == 3) put(static_cast<uint64_t>(raw.size())); else put(static_cast<uint32_t>(raw.size()));
     put(uint64_t{0x1234});
     file.append(reinterpret_cast<const char*>(compressed.data()), compressed_size);
     const fs::path path = WorkDir() / ("zlib-v" + std::to_string(version) + ".ccob");
@@ -613,17 +570,14 @@ TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
   // ROCr 5.2.3: 26 code objects v4, one per exact target, plus three legacy
   // code objects v1 (ISA 7.0.0, 8.0.0 and 9.0.0).
   std::map<int, int> versions;
-  for (const json& object : report.at("code_objects"))
-    ++versions[object.at("code_object_version").get<int>()];
+  for (const json& object : report.at("code_objects")) ++versions[object.at("code_object_version").get<int>()];
   EXPECT_EQ(versions, (std::map<int, int>{{1, 3}, {4, 26}}));
   std::set<std::string> targets;
   for (const json& t : report.at("targets")) targets.insert(t.get<std::string>());
-  EXPECT_EQ(targets,
-            (std::set<std::string>{"gfx700",  "gfx701",  "gfx702",  "gfx801",  "gfx802",  "gfx803",
-                                   "gfx805",  "gfx810",  "gfx900",  "gfx902",  "gfx904",  "gfx906",
-                                   "gfx908",  "gfx909",  "gfx90a",  "gfx90c",  "gfx1010", "gfx1011",
-                                   "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033",
-                                   "gfx1034", "gfx1035"}));
+  EXPECT_EQ(targets, (std::set<std::string>{"gfx700", "gfx701", "gfx702", "gfx801", "gfx802", "gfx803", "gfx805",
+                                            "gfx810", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
+                                            "gfx90a", "gfx90c", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030",
+                                            "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035"}));
   EXPECT_EQ(report.at("errors"), json::array());
 }
 
@@ -644,12 +598,10 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   const fs::path truncated = WorkDir() / "truncated.hsaco";
   std::ofstream(truncated, std::ios::binary) << object.substr(0, object.size() / 2);
   json report = InspectOne(truncated.string(), 1);
-  EXPECT_EQ(report.at("code_objects")[0].at("error"),
-            "ELF section header table lies outside the file");
+  EXPECT_EQ(report.at("code_objects")[0].at("error"), "ELF section header table lies outside the file");
 
   const fs::path garbage = WorkDir() / "garbage.bin";
-  std::ofstream(garbage, std::ios::binary)
-      << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
+  std::ofstream(garbage, std::ios::binary) << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
   report = InspectOne(garbage.string(), 0);
   EXPECT_EQ(report.at("kind"), "unknown");
   EXPECT_EQ(report.at("targets"), json::array());
@@ -666,17 +618,16 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   const fs::path corrupt = WorkDir() / "corrupt.bin";
   std::ofstream(corrupt, std::ios::binary) << bundle;
   report = InspectOne(corrupt.string(), 1);
-  EXPECT_EQ(
-      report.at("errors")[0],
-      "the file: offload bundle entry 'host-x86_64-unknown-linux-gnu-' lies outside the bundle");
+  EXPECT_EQ(report.at("errors")[0],
+            "the file: offload bundle entry 'host-x86_64-unknown-linux-gnu-' lies outside the bundle");
 
   BundleTargets(true);
   const std::string ccob = ReadText(WorkDir() / "bundle.ccob");
   const fs::path short_ccob = WorkDir() / "short.ccob";
   std::ofstream(short_ccob, std::ios::binary) << ccob.substr(0, ccob.size() - 100);
   report = InspectOne(short_ccob.string(), 1);
-  EXPECT_NE(report.at("errors")[0].get<std::string>().find("are present"), std::string::npos)
-      << report;
+  EXPECT_NE(report.at("errors")[0].get<std::string>().find("are present"), std::string::npos) << report;
+
 }
 
 // --- the command itself ----------------------------------------------------------
@@ -688,8 +639,7 @@ TEST(CliUsage, VersionHelpAndBadArguments) {
   EXPECT_NE(run.out.find("\ncompiler: clang "), std::string::npos);
   EXPECT_NE(run.out.find("\ncode object mode: "), std::string::npos);
   EXPECT_NE(run.out.find("\ncovered targets: "), std::string::npos);
-  for (const char* command :
-       {"targets", "expand", "select", "devices", "smoke", "verify", "inspect"}) {
+  for (const char* command : {"targets", "expand", "select", "devices", "smoke", "verify", "inspect"}) {
     run = Isapack({command, "--help"});
     EXPECT_EQ(run.exit, 0) << command;
     EXPECT_NE(run.out.find("--json"), std::string::npos) << command;
