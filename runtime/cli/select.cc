@@ -5,6 +5,7 @@
 #include "catalog_file.h"
 #include "cli.h"
 #include "input_file.h"
+#include "retarget.h"
 #include "selection.h"
 #include "status.h"
 
@@ -18,7 +19,28 @@ struct Outcome {
   isapack_status_code_t code = ISAPACK_STATUS_OK;
   std::string message;
   std::string trace;
+  std::string retargeted_to;  // the exact target a generic object is rewritten for, or ""
 };
+
+// A generic object chosen for an ISA list without its generic ISA is
+// rewritten for the agent's processor (the library decides the same way).
+void NoteRetargeting(const std::vector<TargetId>& isas, Outcome* outcome) {
+  TargetId object;
+  if (outcome->entry == ISAPACK_NO_ENTRY || ParseTargetId(outcome->target_id, &object).error != TargetIdError::kOk ||
+      !object.is_generic()) {
+    return;
+  }
+  for (const TargetId& isa : isas) {
+    if (isa.generic == object.generic) return;
+  }
+  for (const TargetId& isa : isas) {
+    if (isa.processor == nullptr) continue;
+    if (auto member = GenericMember::Of(object, *isa.processor)) {
+      outcome->retargeted_to = member->retargeted().ToString();
+      return;
+    }
+  }
+}
 
 // Through the loaded libisapack's own selection.
 Outcome SelectInLibrary(const std::vector<std::string>& isas) {
@@ -45,7 +67,7 @@ Outcome SelectInLibrary(const std::vector<std::string>& isas) {
 
 // Against another file's catalog, with the same selection code.
 Outcome SelectInCatalog(const Catalog& catalog, const std::vector<TargetId>& isas) {
-  const Selection selection = Select(isas, catalog);
+  const Selection selection = Select(isas, catalog, {RetargetAllowed(true)});
   Outcome outcome;
   outcome.trace = FormatTrace(selection, isas, catalog);
   if (selection.ok()) {
@@ -105,6 +127,7 @@ int RunSelect(const SelectOptions& options) {
     if (!catalog) return Fail(options.json, kExitFailure, {"--catalog: " + catalog.error().message});
     outcome = SelectInCatalog(*catalog, isas);
   }
+  NoteRetargeting(isas, &outcome);
   const char* source = options.catalog_file.empty() ? "this build" : "the catalog of the given file";
   const int exit_code = outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
   if (options.json) {
@@ -113,6 +136,10 @@ int RunSelect(const SelectOptions& options) {
       selected = {{"entry", outcome.entry},
                   {"target_id", outcome.target_id},
                   {"code_object_version", outcome.code_object_version}};
+      if (!outcome.retargeted_to.empty()) {
+        selected["retargeted_to"] = outcome.retargeted_to;
+        selected["loaded_code_object_version"] = kRetargetCodeObjectVersion;
+      }
     }
     PrintJsonOutcome({{"schema", 1},
                       {"isa_names", isa_names},
@@ -124,9 +151,17 @@ int RunSelect(const SelectOptions& options) {
                      exit_code, exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
   } else {
     if (outcome.entry != ISAPACK_NO_ENTRY) {
-      std::cout << outcome.target_id << "\n  " << isa_names.front() << " gets " << outcome.target_id
-                << " (code object v" << outcome.code_object_version << ", entry " << outcome.entry << " of "
-                << source << ")\n";
+      std::cout << outcome.target_id;
+      if (!outcome.retargeted_to.empty()) {
+        std::cout << ", retargeted to " << outcome.retargeted_to << " for a ROCr without generic support";
+      }
+      std::cout << "\n  " << isa_names.front() << " gets " << outcome.target_id << " (code object v"
+                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source << ")";
+      if (!outcome.retargeted_to.empty()) {
+        std::cout << ", rewritten at load time as " << outcome.retargeted_to << " (code object v"
+                  << kRetargetCodeObjectVersion << ")";
+      }
+      std::cout << "\n";
     } else {
       std::cout << "no code object\n";
     }

@@ -95,7 +95,7 @@ ISAPACK_API isapack_status_t isapack_select(const char* const* isa_names, size_t
       }
     }
     const std::span<const isapack::TargetId> agent(isas, isa_count);
-    const isapack::Selection selection = isapack::Select(agent, *catalog);
+    const isapack::Selection selection = isapack::Select(agent, *catalog, {isapack::RetargetAllowed(true)});
     if (trace_buffer != nullptr || out_trace_length != nullptr) {
       const std::string trace = isapack::FormatTrace(selection, agent, *catalog);
       if (out_trace_length != nullptr) *out_trace_length = trace.size();
@@ -110,6 +110,10 @@ ISAPACK_API isapack_status_t isapack_select(const char* const* isa_names, size_t
     return nullptr;
   });
 }
+
+// disable_retarget took the tail padding; callers built before it pass the
+// same struct_size, and isapack_device_options_init zeroes it for them.
+static_assert(sizeof(void*) != 8 || sizeof(isapack_device_options_t) == 40);
 
 ISAPACK_API void isapack_device_options_init(isapack_device_options_t* options) {
   if (options == nullptr) return;
@@ -231,10 +235,11 @@ ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path, 
       for (const std::string& name : gpu.isa_names) {
         entry.isa_names += (entry.isa_names.empty() ? "" : " ") + name;
       }
-      const isapack::Selection selection = isapack::Select(gpu.isas, *catalog);
+      const isapack::Selection selection = isapack::Select(gpu.isas, *catalog, {isapack::RetargetAllowed(true)});
       entry.trace = isapack::FormatTrace(selection, gpu.isas, *catalog);
       if (selection.ok()) {
         entry.code_object = std::string(catalog->entry(selection.entry).target_id);
+        if (selection.retargeted) entry.code_object += ", " + isapack::RetargetClause(selection);
       } else {
         isapack::Error error = isapack::SelectionError(selection, gpu.isas, *catalog, gpu.product);
         entry.code = error.code;

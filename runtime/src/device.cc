@@ -108,6 +108,7 @@ Expected<std::unique_ptr<Device>> Device::Create(const isapack_device_options_t&
 
 Status Device::Initialize(const isapack_device_options_t& options) {
   dispatch_timeout_ms_ = options.dispatch_timeout_ms ? options.dispatch_timeout_ms : kDefaultTimeoutMs;
+  disable_retarget_ = options.disable_retarget != 0;
   auto library = HsaLibrary::Load(options.libhsa_path);
   if (!library) return library.take_error();
   hsa_ = std::move(*library);
@@ -176,13 +177,14 @@ Status Device::SelectAndLoad() {
   if (!catalog) return catalog.error();
   // Decompress only the chosen object; check its hash and its ELF header
   // against the agent before HSA sees a byte.
-  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product);
+  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product, {RetargetAllowed(!disable_retarget_)});
   if (!prepared) return prepared.take_error();
   const Selection& selection = prepared->selection;
   selection_trace_ = FormatTrace(selection, agent_.isas, *catalog);
   catalog_entry_ = selection.entry;
   const CatalogEntry entry = catalog->entry(selection.entry);
   code_object_ = std::string(entry.target_id);
+  if (selection.retargeted) code_object_ += ", " + RetargetClause(selection);
   const std::vector<uint8_t>& image = prepared->image;
 
   const HsaApi& api = hsa_->api();
@@ -205,10 +207,15 @@ Status Device::SelectAndLoad() {
                                                    hsa_->Describe(status));
   }
   if (status != HSA_STATUS_SUCCESS) {
+    // A retargeted object reaches HSA as the agent's exact target, v5.
+    const std::string loaded = selection.retargeted ? std::string(entry.target_id) + " retargeted to " +
+                                                          selection.retargeted_to.ToString()
+                                                    : code_object_;
+    const unsigned version = selection.retargeted ? kRetargetCodeObjectVersion : entry.code_object_version;
     return MakeError(ISAPACK_STATUS_LOAD_REJECTED,
-                     "loading " + code_object_ + " (code object v" + std::to_string(entry.code_object_version) +
-                         ") on " + agent_.name + " failed: " + hsa_->Describe(status) + "; " +
-                         LoadRejectionHint(status, code_object_, entry.code_object_version, isa_names_));
+                     "loading " + loaded + " (code object v" + std::to_string(version) + ") on " + agent_.name +
+                         " failed: " + hsa_->Describe(status) + "; " +
+                         LoadRejectionHint(status, loaded, version, isa_names_));
   }
   return {};
 }

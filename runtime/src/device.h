@@ -87,6 +87,7 @@ class Device {
   hsa_queue_t* queue_ = nullptr;
   uint64_t timestamp_frequency_ = 1000000000;
   uint32_t dispatch_timeout_ms_ = 10000;
+  bool disable_retarget_ = false;
   bool queue_stuck_ = false;  // a reserved queue slot could not be written
 
   std::mutex mutex_;  // guards the sets below

@@ -1,7 +1,9 @@
 // From an agent's ISA list to the verified bytes of the code object that
 // HSA will load: select the catalog entry, decompress that one frame (the
 // catalog checks its size and XXH3-64), and check the ELF header against the
-// agent. Shared by device creation and the benchmarks.
+// agent; a generic object chosen for an agent without generic support is
+// then rewritten for its processor (retarget.h) and validated again. Shared
+// by device creation and the benchmarks.
 #ifndef ISAPACK_RUNTIME_PREPARE_H_
 #define ISAPACK_RUNTIME_PREPARE_H_
 
@@ -26,7 +28,7 @@ struct PreparedCodeObject {
 // nothing fits, or ISAPACK_STATUS_DATA_CORRUPT when the entry's bytes are
 // damaged or do not fit the agent. `product` names the GPU in messages.
 Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog, std::span<const TargetId> agent_isas,
-                                               std::string_view product);
+                                               std::string_view product, SelectionOptions options = {});
 
 }  // namespace isapack
 

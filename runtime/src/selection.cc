@@ -1,5 +1,8 @@
 #include "selection.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "code_object.h"
 
 namespace isapack {
@@ -34,7 +37,7 @@ bool ListsGeneric(std::span<const TargetId> agent_isas, const GenericInfo* gener
 // The candidates of one kind (exact or generic) for agent ISA `isa`: the
 // compatible one naming the most feature modes wins, ties go to catalog order.
 size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Catalog& catalog,
-                     bool generic, Selection* selection) {
+                     bool generic, SelectionOptions options, Selection* selection) {
   const TargetId& agent = agent_isas[isa];
   const GenericInfo* family = GenericOf(*agent.processor);
   size_t best = kNoEntry;
@@ -46,7 +49,11 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
     if (generic ? (family == nullptr || object.generic != family) : object.processor != agent.processor) {
       continue;
     }
-    if (!FeaturesMatch(object, agent)) {
+    // A retargeted object carries the member's settings (retarget.h), which
+    // is what the agent must accept.
+    const bool retarget = generic && options.retarget && !ListsGeneric(agent_isas, family);
+    const TargetId loaded = retarget ? GenericMember::Of(object, *agent.processor)->retargeted() : object;
+    if (!FeaturesMatch(loaded, agent)) {
       Record(selection, i, isa, Verdict::kFeatureMismatch);
       continue;
     }
@@ -56,7 +63,7 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
         Record(selection, i, isa, Verdict::kGenericVersionTooLow);
         continue;
       }
-      if (!ListsGeneric(agent_isas, family)) {
+      if (!retarget && !ListsGeneric(agent_isas, family)) {
         Record(selection, i, isa, Verdict::kGenericNotListed);
         selection->blocked_by_missing_generic_isa = true;
         continue;
@@ -66,6 +73,8 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
       if (best != kNoEntry) Record(selection, best, isa, Verdict::kLessSpecific);
       best = i;
       best_explicit = ExplicitFeatures(object);
+      selection->retargeted = retarget;
+      if (retarget) selection->retargeted_to = loaded;
     } else {
       Record(selection, i, isa, Verdict::kLessSpecific);
     }
@@ -86,6 +95,8 @@ std::string_view VerdictText(Verdict verdict) {
              "(ROCr < 6.4 cannot load generic code objects)";
     case Verdict::kGenericVersionTooLow:
       return "rejected: its generic version is older than the processor's membership";
+    case Verdict::kSelectedRetargeted:
+      return "selected";  // FormatTrace names the target
   }
   return "";
 }
@@ -100,17 +111,23 @@ std::string CatalogTargets(const Catalog& catalog) {
 
 }  // namespace
 
-Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog) {
+bool RetargetAllowed(bool requested) {
+  const char* value = secure_getenv("ISAPACK_RETARGET");
+  return requested && !(value != nullptr && std::strcmp(value, "0") == 0);
+}
+
+Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog, SelectionOptions options) {
   Selection selection;
   for (size_t isa = 0; isa < agent_isas.size(); ++isa) {
     // Generic ISAs in the list only announce generic support.
     if (agent_isas[isa].processor == nullptr) continue;
     for (bool generic : {false, true}) {
-      const size_t best = BestCandidate(agent_isas, isa, catalog, generic, &selection);
+      selection.retargeted = false;
+      const size_t best = BestCandidate(agent_isas, isa, catalog, generic, options, &selection);
       if (best != kNoEntry) {
         selection.entry = best;
         selection.isa = isa;
-        Record(&selection, best, isa, Verdict::kSelected);
+        Record(&selection, best, isa, selection.retargeted ? Verdict::kSelectedRetargeted : Verdict::kSelected);
         return selection;
       }
     }
@@ -129,7 +146,9 @@ std::string FormatTrace(const Selection& selection, std::span<const TargetId> ag
       if (record.isa != isa) continue;
       any = true;
       text += "  " + std::string(catalog.entry(record.entry).target_id) + ": " +
-              std::string(VerdictText(record.verdict)) + "\n";
+              std::string(VerdictText(record.verdict));
+      if (record.verdict == Verdict::kSelectedRetargeted) text += ", " + RetargetClause(selection);
+      text += "\n";
     }
     if (!any && agent_isas[isa].processor != nullptr && selection.ok() && isa > selection.isa) {
       // Select stops at the first ISA with a code object: later ones are not
@@ -146,6 +165,11 @@ std::string FormatTrace(const Selection& selection, std::span<const TargetId> ag
   }
   if (selection.trace_truncated) text += "  (trace truncated)\n";
   return text;
+}
+
+std::string RetargetClause(const Selection& selection) {
+  return "retargeted to " + selection.retargeted_to.ToString() + " (code object v" +
+         std::to_string(kRetargetCodeObjectVersion) + ") for a ROCr without generic support";
 }
 
 std::string CoveringSelectors(const ProcessorInfo& processor) {
@@ -187,7 +211,8 @@ Error SelectionError(const Selection& selection, std::span<const TargetId> agent
         "this build's code objects for " + who + " are generic (" +
             std::string(GenericOf(processor)->name) +
             ", code object v6), which needs ROCr >= 6.4, but this HSA runtime lists only " +
-            isa_names + "; upgrade ROCm or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
+            isa_names + "; upgrade ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
+            "ISAPACK_CODE_OBJECT_MODE=exact");
   }
   return MakeError(ISAPACK_STATUS_UNSUPPORTED_DEVICE,
                    "no code object in this build matches the GPU " + who + ": the agent reports " +

@@ -268,9 +268,35 @@ TEST(CliSelect, ExplainsTheGenericChoice) {
             "    (generic ISA: the HSA runtime can load gfx11-generic code objects)\n");
 }
 
-TEST(CliSelect, AsListedModelsAnOlderRocr) {
+TEST(CliSelect, AsListedModelsAnOlderRocrAndSaysTheGenericObjectIsRetargeted) {
   const Finished run = Isapack(
       {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog", TestCatalog("all", "generic")});
+  EXPECT_EQ(run.exit, 0) << run.err;
+  EXPECT_EQ(Json(run), json({{"schema", 1},
+                             {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
+                             {"generic_isas_assumed", json::array()},
+                             {"selected",
+                              {{"entry", 8},
+                               {"target_id", "gfx11-generic"},
+                               {"code_object_version", 6},
+                               {"retargeted_to", "gfx1103"},
+                               {"loaded_code_object_version", 5}}},
+                             {"status", "OK"},
+                             {"message", ""},
+                             {"trace",
+                              "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: selected, retargeted to "
+                              "gfx1103 (code object v5) for a ROCr without generic support\n"}}));
+  const Finished readable = Isapack(
+      {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--catalog", TestCatalog("all", "generic")});
+  EXPECT_EQ(readable.out.substr(0, readable.out.find('\n')),
+            "gfx11-generic, retargeted to gfx1103 for a ROCr without generic support");
+}
+
+TEST(CliSelect, AsListedWithRetargetingOffIsRocrTooOld) {
+  const Finished run =
+      Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog",
+               TestCatalog("all", "generic")},
+              {{"ISAPACK_RETARGET", "0"}});
   EXPECT_EQ(run.exit, 1);
   EXPECT_EQ(Json(run), json({{"schema", 1},
                              {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
@@ -286,7 +312,8 @@ TEST(CliSelect, AsListedModelsAnOlderRocr) {
                              {"message",
                               "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
                               "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
-                              "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
+                              "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
+                              "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
                              {"trace",
                               "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: rejected: generic code object, "
                               "but the agent's ISA list has no generic ISA (ROCr < 6.4 cannot load generic code "
@@ -318,7 +345,9 @@ TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
                        processor == "gfx801" || processor == "gfx810";
     if (xnack) isa += ":xnack-";
     EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", generic})), with_generic) << isa;
-    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic})), older_rocr) << isa;
+    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic}, {{"ISAPACK_RETARGET", "0"}})),
+              older_rocr)
+        << isa;
     EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", exact})), exact_build) << isa;
     ++rows;
   }
@@ -422,6 +451,24 @@ TEST(CliSmoke, PassesOnEverySimulatedAgent) {
   }
   const Finished readable = Isapack({"smoke"}, Simulated());
   EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos) << readable.out;
+}
+
+TEST(CliSmoke, OnTheSimulatedRocr52ItExercisesTheRetargetedPath) {
+  auto env = Simulated();
+  env["ISAPACK_SIMULATED_HSA_AGENTS"] = "gfx1036";
+  env["ISAPACK_SIMULATED_HSA_ROCR"] = "5.2";
+  const Finished run = Isapack({"smoke"}, env);
+  ASSERT_EQ(run.exit, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("GPU 0 gfx1036: PASS (simulated)\n"
+                         "  ok    create the device and load gfx10-3-generic, retargeted to gfx1036 (code object v5) "
+                         "for a ROCr without generic support\n"),
+            std::string::npos)
+      << run.out;
+  const Finished devices = Isapack({"devices"}, env);
+  EXPECT_NE(devices.out.find("  this build: covered, loads gfx10-3-generic, retargeted to gfx1036 (code object v5) "
+                             "for a ROCr without generic support\n"),
+            std::string::npos)
+      << devices.out;
 }
 
 TEST(CliSmoke, AnInjectedFailureIsAFailure) {

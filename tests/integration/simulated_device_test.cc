@@ -155,18 +155,111 @@ TEST(SimulatedDevice, Gfx1103GetsGfx11GenericAndFillAndCopyAreByteExact) {
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
 
-TEST(SimulatedDevice, Gfx1103OnRocr61NeedsRocr64OrAnExactBuild) {
-  SimulatedHsa hsa("gfx1103", "6.1");
+// --- Older ROCr: generic objects retargeted at load time (simulated) -------------
+
+constexpr const char* kWithoutGenericSupport = " (code object v5) for a ROCr without generic support";
+
+// Creates a device for `agent` on the imitated ROCr `rocr`, checks which code
+// object it loaded, then fills, copies and probes through it.
+void ExpectRetargetedDeviceWorks(const char* agent, const char* rocr, const std::string& generic,
+                                 const std::string& exact, uint32_t wavefront) {
+  SimulatedHsa hsa(agent, rocr);
   Created created = Create(Options());
+  ASSERT_EQ(created.code, ISAPACK_STATUS_OK) << created.message;
+  isapack_device_info_t info;
+  EXPECT_OK(isapack_device_info(created.device, &info));
+  if (GenericBuild()) {
+    EXPECT_EQ(std::string(info.code_object), generic + ", retargeted to " + exact + kWithoutGenericSupport);
+    EXPECT_NE(std::string(info.selection_trace).find(generic + ": selected, retargeted to " + exact), std::string::npos)
+        << info.selection_trace;
+  } else {
+    EXPECT_EQ(std::string(info.code_object), exact);
+  }
+  EXPECT_EQ(std::string(info.isa_names), "amdgcn-amd-amdhsa--" + std::string(agent));
+  ExerciseFillAndCopy(created.device);
+  isapack_probe_report_t report;
+  EXPECT_OK(isapack_device_probe(created.device, &report));
+  EXPECT_EQ(report.wavefront_size, wavefront);
+  EXPECT_EQ(report.work_items_verified, 4 * wavefront);
+  isapack_device_destroy(created.device);
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+TEST(SimulatedRetarget, Rocr52CreatesAGfx1036DeviceFromGfx103GenericAndFillsCopiesAndProbes) {
+  ExpectRetargetedDeviceWorks("gfx1036", "5.2", "gfx10-3-generic", "gfx1036", 32);
+}
+
+TEST(SimulatedRetarget, Rocr52RunsGfx900FromGfx9Generic) {
+  ExpectRetargetedDeviceWorks("gfx900:xnack-", "5.2", "gfx9-generic", "gfx900", 64);
+}
+
+TEST(SimulatedRetarget, Rocr62ReadsV6ButNotGenericSoGfx1030GetsGfx103GenericRetargeted) {
+  ExpectRetargetedDeviceWorks("gfx1030", "6.2", "gfx10-3-generic", "gfx1030", 32);
+}
+
+TEST(SimulatedRetarget, Rocr62RunsGfx1103FromGfx11Generic) {
+  ExpectRetargetedDeviceWorks("gfx1103", "6.2", "gfx11-generic", "gfx1103", 32);
+}
+
+TEST(SimulatedRetarget, Rocr61WithRetargetingOffInTheOptionsIsRocrTooOld) {
+  SimulatedHsa hsa("gfx1103", "6.1");
+  isapack_device_options_t options = Options();
+  options.disable_retarget = 1;
+  Created created = Create(options);
   if (GenericBuild()) {
     EXPECT_EQ(created.code, ISAPACK_STATUS_ROCR_TOO_OLD);
     EXPECT_EQ(created.message,
               "this build's code objects for gfx1103 (Radeon 780M (simulated)) are generic (gfx11-generic, code "
               "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; "
-              "upgrade ROCm or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
+              "upgrade ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
+              "ISAPACK_CODE_OBJECT_MODE=exact");
   } else {
     ASSERT_EQ(created.code, ISAPACK_STATUS_OK) << created.message;
-    EXPECT_EQ(CodeObjectOf(created.device), "gfx1103");
+    isapack_device_destroy(created.device);
+  }
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+TEST(SimulatedRetarget, IsapackRetarget0TurnsItOff) {
+  SimulatedHsa hsa("gfx1036", "5.2");
+  setenv("ISAPACK_RETARGET", "0", 1);
+  Created created = Create(Options());
+  unsetenv("ISAPACK_RETARGET");
+  EXPECT_EQ(created.code, GenericBuild() ? ISAPACK_STATUS_ROCR_TOO_OLD : ISAPACK_STATUS_OK) << created.message;
+  if (created.device != nullptr) isapack_device_destroy(created.device);
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+TEST(SimulatedRetarget, Rocr52RunsGfx906WithSrameccOnFromGfx9Generic) {
+  ExpectRetargetedDeviceWorks("gfx906:sramecc+:xnack-", "5.2", "gfx9-generic", "gfx906", 64);
+}
+
+TEST(SimulatedRetarget, Rocr52WithoutAnyObjectForTheGpuIsUnsupportedDevice) {
+  SimulatedHsa hsa("gfx801:xnack-", "5.2");
+  Created created = Create(Options());
+  EXPECT_EQ(created.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
+  EXPECT_EQ(created.message.rfind("no code object in this build matches the GPU gfx801", 0), 0u) << created.message;
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+TEST(SimulatedRetarget, Rocr52KnowsNoGfx1100SoThereIsNoDevice) {
+  SimulatedHsa hsa("gfx1100", "5.2");
+  Created created = Create(Options());
+  EXPECT_EQ(created.code, ISAPACK_STATUS_NO_DEVICE);
+  EXPECT_EQ(LiveHsaObjects(), 0u);
+}
+
+TEST(SimulatedRetarget, Rocr45ReadsOnlyV4SoTheRetargetedV5ObjectIsRejectedWithTheReason) {
+  SimulatedHsa hsa("gfx1030", "4.5");
+  Created created = Create(Options());
+  if (GenericBuild()) {
+    EXPECT_EQ(created.code, ISAPACK_STATUS_LOAD_REJECTED);
+    EXPECT_EQ(created.message.rfind("loading gfx10-3-generic retargeted to gfx1030 (code object v5) on gfx1030 "
+                                    "failed: HSA_STATUS_ERROR_INVALID_CODE_OBJECT (0x1010): ",
+                                    0),
+              0u)
+        << created.message;
+  } else if (created.device != nullptr) {
     isapack_device_destroy(created.device);
   }
   EXPECT_EQ(LiveHsaObjects(), 0u);

@@ -109,6 +109,9 @@ struct Config {
   unsigned rocr_major = 6, rocr_minor = 4;
   unsigned max_code_object_version = 6;
   bool generic_support = true;
+  // ROCr before 5.3 has no agents for gfx94x and gfx11 or newer (inferred
+  // from the ROCm 5.2 release; Debian 12's 5.2.3 knows gfx1036).
+  bool knows_gfx94x_and_gfx11 = true;
   std::set<std::string> faults;
   bool Fault(const char* name) const { return faults.count(name) != 0; }
 };
@@ -161,6 +164,7 @@ bool Configure(Config* config) {
   // load from 6.4, which also lists each agent's generic ISA.
   config->max_code_object_version = version >= 602 ? 6 : version >= 500 ? 5 : 4;
   config->generic_support = version >= 604;
+  config->knows_gfx94x_and_gfx11 = version >= 503;
   if (const char* faults = std::getenv("ISAPACK_SIMULATED_HSA_FAULTS")) {
     for (const std::string& fault : Split(faults, ',')) config->faults.insert(fault);
   }
@@ -194,6 +198,9 @@ bool BuildAgents(Runtime& r) {
       return false;
     }
     const isapack::ProcessorInfo& p = *gpu->target.processor;
+    if (!r.config.knows_gfx94x_and_gfx11 && (p.isa.major >= 11 || (p.isa.major == 9 && p.isa.minor == 4))) {
+      continue;  // this ROCr creates no agent for a GPU it does not know
+    }
     // Agents always run with xnack/sramecc on or off, never "any".
     gpu->target.sramecc = OnOff(gpu->target.sramecc, p.sramecc);
     gpu->target.xnack = OnOff(gpu->target.xnack, p.xnack);

@@ -71,19 +71,21 @@ class TestCatalog {
 
 struct Outcome {
   std::string target;  // selected target ID, or "" on error
+  std::string retargeted_to;  // the exact target a generic object is rewritten for, or ""
   isapack_status_code_t code = ISAPACK_STATUS_OK;
   std::string message;
   std::string trace;
 };
 
-Outcome SelectFor(const TestCatalog& test, const std::vector<std::string>& isa_names) {
+Outcome SelectFor(const TestCatalog& test, const std::vector<std::string>& isa_names, bool retarget = false) {
   std::vector<TargetId> isas;
   for (const std::string& name : isa_names) isas.push_back(Parse(name));
-  const Selection selection = Select(isas, test.catalog());
+  const Selection selection = Select(isas, test.catalog(), {retarget});
   Outcome outcome;
   outcome.trace = FormatTrace(selection, isas, test.catalog());
   if (selection.ok()) {
     outcome.target = std::string(test.catalog().entry(selection.entry).target_id);
+    if (selection.retargeted) outcome.retargeted_to = selection.retargeted_to.ToString();
   } else {
     Error error = SelectionError(selection, isas, test.catalog(), "");
     outcome.code = error.code;
@@ -154,6 +156,58 @@ TEST(Selection, EveryExactTargetInGenericAndExactBuildsOfAll) {
     EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, true))), e.exact_build) << p.name << " (generic ISA listed)";
     EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, false))), e.exact_build) << p.name;
   }
+}
+
+// With retargeting on, every processor the table sends to ROCR_TOO_OLD gets
+// the generic object it would get on ROCr >= 6.4, rewritten for itself.
+TEST(Selection, OlderRocrGetsTheGenericObjectRetargetedWhereItWouldBeTooOld) {
+  const TestCatalog generic = TestCatalog::FromExpansion("all", "generic");
+  size_t retargeted = 0;
+  for (const Expectation& e : ReadExpectations()) {
+    const ProcessorInfo& p = *FindProcessor(e.processor);
+    const Outcome outcome = SelectFor(generic, AgentIsas(p, false), /*retarget=*/true);
+    if (e.generic_build_older_rocr != kTooOld) {
+      EXPECT_EQ(Result(outcome), e.generic_build_older_rocr) << p.name;
+      EXPECT_EQ(outcome.retargeted_to, "") << p.name;
+      continue;
+    }
+    EXPECT_EQ(outcome.target, e.generic_build) << p.name;
+    EXPECT_EQ(outcome.retargeted_to, p.name) << p.name;  // the generics of `all` name no feature mode
+    ++retargeted;
+  }
+  EXPECT_EQ(retargeted, 28u);  // every ROCR_TOO_OLD row of the table
+}
+
+TEST(Selection, RetargetingNamesTheTargetInTheTrace) {
+  const TestCatalog catalog({"gfx10-3-generic"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1036"}, /*retarget=*/true);
+  EXPECT_EQ(outcome.target, "gfx10-3-generic");
+  EXPECT_EQ(outcome.trace,
+            "agent ISA amdgcn-amd-amdhsa--gfx1036\n"
+            "  gfx10-3-generic: selected, retargeted to gfx1036 (code object v5) for a ROCr without generic "
+            "support\n");
+}
+
+TEST(Selection, AnAgentThatListsTheGenericIsaGetsTheObjectUnchanged) {
+  const TestCatalog catalog({"gfx10-3-generic"});
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1036", "amdgcn-amd-amdhsa--gfx10-3-generic"}, /*retarget=*/true);
+  EXPECT_EQ(outcome.target, "gfx10-3-generic");
+  EXPECT_EQ(outcome.retargeted_to, "");
+}
+
+TEST(Selection, Gfx906WithSrameccOnGetsGfx9GenericRetargetedWithSrameccAny) {
+  const TestCatalog catalog({"gfx9-generic"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-"}, /*retarget=*/true);
+  EXPECT_EQ(outcome.target, "gfx9-generic");
+  EXPECT_EQ(outcome.retargeted_to, "gfx906");
+}
+
+TEST(Selection, AGenericWithAnExplicitXnackModeIsNotRetargetedForAnAgentInTheOtherMode) {
+  const TestCatalog catalog({"gfx9-generic:xnack+"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-"}, /*retarget=*/true);
+  EXPECT_EQ(outcome.target, "");
+  EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
 }
 
 TEST(Selection, AnExactObjectBeatsTheGenericOne) {
@@ -231,7 +285,7 @@ TEST(SelectionMessages, GenericOnlyOnAnOlderRocrNamesTheFix) {
   EXPECT_EQ(outcome.message,
             "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code object v6), "
             "which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; upgrade "
-            "ROCm or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
+            "ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
   EXPECT_EQ(outcome.trace,
             "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
             "  gfx11-generic: rejected: generic code object, but the agent's ISA list has no generic ISA "

@@ -126,6 +126,10 @@ typedef struct isapack_device_options_s {
   uint32_t agent_ordinal;       /* else pick the agent_ordinal-th GPU agent (HSA order) */
   uint32_t queue_packets;       /* AQL queue size in packets; 0: 64 */
   uint32_t dispatch_timeout_ms; /* how long blocking operations wait; 0: 10000 */
+  uint32_t disable_retarget;    /* nonzero: never rewrite a generic code object for a ROCr without
+                                   generic support (< 6.4); ISAPACK_RETARGET=0 does the same.
+                                   It occupies what was the struct's tail padding: sizeof and
+                                   struct_size are unchanged */
 } isapack_device_options_t;
 
 /* Fills in the defaults (first GPU agent, system HSA runtime). */
@@ -149,7 +153,10 @@ typedef struct isapack_device_info_s {
   const char* product_name;    /* marketing name as HSA reports it */
   const char* uuid;            /* HSA UUID, e.g. "GPU-0e12865a3bf5b7ab" */
   const char* isa_names;       /* the agent's ISA names, space separated, priority order */
-  const char* code_object;     /* target ID of the code object loaded */
+  const char* code_object;     /* target ID of the code object loaded; for a generic one rewritten
+                                  for a ROCr without generic support, e.g. "gfx10-3-generic,
+                                  retargeted to gfx1036 (code object v5) for a ROCr without
+                                  generic support" */
   size_t catalog_entry;        /* its index in the catalog */
   const char* selection_trace; /* candidates tried and why each was taken or not */
   const char* hsa_library;     /* path of the libhsa-runtime64 in use */
@@ -230,7 +237,8 @@ typedef struct isapack_agent_info_s {
   const char* product_name;
   const char* uuid;
   const char* isa_names;       /* space separated, priority order */
-  const char* code_object;     /* target ID this build would load, or NULL */
+  const char* code_object;     /* target ID this build would load, or NULL; names the exact
+                                  target when a generic object is retargeted (see device info) */
   isapack_status_code_t selection_code; /* OK, UNSUPPORTED_DEVICE or ROCR_TOO_OLD */
   const char* selection_message;        /* "" when covered; else why not and what to rebuild with */
   const char* selection_trace;

@@ -1,0 +1,53 @@
+// libFuzzer target: the generic-to-exact rewriter (runtime/src/retarget.cc)
+// on untrusted bytes, for every member of the generic the header names. Each
+// input also runs with its header patched to look like gfx10-3-generic, so
+// the note and MessagePack paths see mutated bytes too. Whatever the
+// rewriter produces must pass the validator as the member's exact target v5
+// (up to kernel descriptors the input already lacked); otherwise abort.
+#include <cstdint>
+#include <cstdlib>
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "code_object.h"
+#include "retarget.h"
+#include "target_table.h"
+
+namespace {
+
+void RetargetToEveryMember(std::span<const uint8_t> image) {
+  auto header = isapack::ReadCodeObjectHeader(image);
+  if (!header) return;
+  auto target = isapack::TargetIdOfHeader(*header);
+  if (!target || !target->is_generic()) return;
+  const std::vector<std::string> input_problems = isapack::ValidateCodeObject(image, {*target, 6});
+  for (uint16_t index : target->generic->members) {
+    auto member = isapack::GenericMember::Of(*target, isapack::Processors()[index]);
+    if (!member) std::abort();  // every listed member is in the family
+    auto out = isapack::RetargetToMember(image, *member);
+    if (!out) continue;
+    for (const std::string& problem : isapack::ValidateCodeObject(*out, {member->retargeted(), 5})) {
+      const bool inherited = problem.starts_with("kernel descriptor ") &&
+                             std::find(input_problems.begin(), input_problems.end(), problem) != input_problems.end();
+      if (!inherited) std::abort();
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  RetargetToEveryMember(std::span<const uint8_t>(data, size));
+  if (size >= 64) {
+    std::vector<uint8_t> patched(data, data + size);
+    patched[7] = 64;  // ELFOSABI_AMDGPU_HSA
+    patched[8] = 4;   // code object v6
+    const uint32_t flags = 0x01000053;  // gfx10-3-generic, generic version 1
+    std::memcpy(patched.data() + 0x30, &flags, sizeof(flags));
+    RetargetToEveryMember(patched);
+  }
+  return 0;
+}
