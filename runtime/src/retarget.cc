@@ -10,7 +10,6 @@
 namespace isapack {
 namespace {
 
-constexpr size_t kEhdrSize = 64;
 constexpr size_t kPhdrSize = 56;
 constexpr uint32_t kPtNote = 4;
 constexpr uint32_t kShtNote = 7;
