@@ -1,7 +1,9 @@
 #include "expansion.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <string_view>
 #include <tuple>
 
 #include "target_id.h"
@@ -34,8 +36,13 @@ std::string Lower(std::string_view text) {
   return out;
 }
 
-size_t Levenshtein(const std::string& a, const std::string& b) {
-  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+// Edit distance; `b` is a selector name (short), so the rows live on the stack.
+size_t Levenshtein(std::string_view a, std::string_view b) {
+  constexpr size_t kMaxName = 64;
+  if (b.size() >= kMaxName) return std::max(a.size(), b.size());
+  std::array<size_t, kMaxName> previous_row{}, current_row{};
+  size_t* previous = previous_row.data();
+  size_t* current = current_row.data();
   for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (size_t i = 0; i < a.size(); ++i) {
     current[0] = i + 1;
@@ -73,15 +80,20 @@ std::string UnknownSelectorLine(const std::string& selector) {
   const std::string lower = Lower(base);
   std::string best;
   size_t best_distance = 4;
-  for (const std::string& candidate : AllSelectors()) {
+  static const std::vector<std::string> lowered = [] {
+    std::vector<std::string> all;
+    for (const std::string& name : AllSelectors()) all.push_back(Lower(name));
+    return all;
+  }();
+  for (size_t i = 0; i < lowered.size(); ++i) {
     // The length difference is a lower bound of the distance: a long input
     // costs nothing against the short names.
     const size_t length_difference =
-        lower.size() > candidate.size() ? lower.size() - candidate.size() : candidate.size() - lower.size();
+        lower.size() > lowered[i].size() ? lower.size() - lowered[i].size() : lowered[i].size() - lower.size();
     if (length_difference >= best_distance) continue;
-    const size_t distance = Levenshtein(lower, Lower(candidate));
+    const size_t distance = Levenshtein(lower, lowered[i]);
     if (distance < best_distance) {
-      best = candidate;
+      best = AllSelectors()[i];
       best_distance = distance;
     }
   }
@@ -91,7 +103,8 @@ std::string UnknownSelectorLine(const std::string& selector) {
 }
 
 // Follows the unknown-selector lines, once.
-std::string ValidSelectorsText() {
+const std::string& ValidSelectorsText() {
+  static const std::string text = [] {
   std::vector<std::string> processors, generics, families, bundles;
   for (const ProcessorInfo& p : Processors()) processors.emplace_back(p.name);
   for (const GenericInfo& g : Generics()) generics.emplace_back(g.name);
@@ -107,6 +120,8 @@ std::string ValidSelectorsText() {
       "\nExact and generic targets take target-ID features, e.g. gfx90a:xnack+ or "
       "gfx942:sramecc+:xnack-.";
   return message;
+  }();
+  return text;
 }
 
 struct ParsedSelector {
@@ -221,11 +236,14 @@ OrderKey KeyOf(const std::string& exact_id) {
 
 }  // namespace
 
-std::vector<std::string> AllSelectors() {
-  std::vector<std::string> names;
-  for (const ProcessorInfo& p : Processors()) names.emplace_back(p.name);
-  for (const GenericInfo& g : Generics()) names.emplace_back(g.name);
-  for (const GroupInfo& g : Groups()) names.emplace_back(g.name);
+const std::vector<std::string>& AllSelectors() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const ProcessorInfo& p : Processors()) all.emplace_back(p.name);
+    for (const GenericInfo& g : Generics()) all.emplace_back(g.name);
+    for (const GroupInfo& g : Groups()) all.emplace_back(g.name);
+    return all;
+  }();
   return names;
 }
 

@@ -50,7 +50,7 @@ std::vector<std::string> SupportedByLlvm(unsigned llvm_major);
 std::string FormatExpansionLines(const Expansion& expansion);
 
 // Every valid selector: processors, generics, then groups.
-std::vector<std::string> AllSelectors();
+const std::vector<std::string>& AllSelectors();
 
 }  // namespace isapack
 
