@@ -134,6 +134,15 @@ function(isapack_toolchain_setup)
       "ISAPACK_CLANG_OFFLOAD_BUNDLER to its path, or configure with -DISAPACK_BUILD_TESTS=OFF.")
   endif()
 
+  if(ISAPACK_CLANG_OFFLOAD_BUNDLER)
+    # The bundler runs llvm-objcopy from PATH to write object files; Debian
+    # ships the unversioned name only in the LLVM's own bin directory.
+    file(REAL_PATH "${ISAPACK_CLANG_OFFLOAD_BUNDLER}" _bundler)
+    get_filename_component(_llvm_bin "${_bundler}" DIRECTORY)
+    set(ISAPACK_OFFLOAD_BUNDLER_COMMAND
+      "${CMAKE_COMMAND}" -E env "PATH=${_llvm_bin}:$ENV{PATH}" "${ISAPACK_CLANG_OFFLOAD_BUNDLER}" PARENT_SCOPE)
+  endif()
+
   set(ISAPACK_CLANG_VERSION "${ISAPACK_CLANG_VERSION_CACHED}" PARENT_SCOPE)
   set(ISAPACK_CLANG_MAJOR "${_major}" PARENT_SCOPE)
   set(ISAPACK_CLANG_SUPPORTED "${ISAPACK_CLANG_SUPPORTED_CACHED}" PARENT_SCOPE)

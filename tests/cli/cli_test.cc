@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -542,7 +543,11 @@ std::vector<std::string> BundleTargets(bool compress) {
   const std::string output = (WorkDir() / (compress ? "bundle.ccob" : "bundle.bin")).string();
   argv.push_back("-output=" + output);
   if (compress) argv.push_back("-compress");
-  const Finished made = Spawn(argv);
+  // The bundler runs llvm-objcopy from PATH to write object files; Debian
+  // ships the unversioned name only in the LLVM's own bin directory.
+  const std::string llvm_bin = fs::canonical(TestPath("OFFLOAD_BUNDLER")).parent_path().string();
+  const char* path = std::getenv("PATH");
+  const Finished made = Spawn(argv, {{"PATH", llvm_bin + ":" + (path != nullptr ? path : "/usr/bin:/bin")}});
   EXPECT_EQ(made.exit, 0) << made.err;
   return ids;
 }
