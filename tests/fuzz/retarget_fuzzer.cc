@@ -2,8 +2,9 @@
 // on untrusted bytes, for every member of the generic the header names. Each
 // input also runs with its header patched to look like gfx10-3-generic, so
 // the note and MessagePack paths see mutated bytes too. Whatever the
-// rewriter produces must pass the validator as the member's exact target v5
-// (up to kernel descriptors the input already lacked); otherwise abort.
+// rewriter produces must pass the validator as the member's exact target v5,
+// up to the problems the input already had (as the generic object it claims
+// to be); otherwise abort.
 #include <cstdint>
 #include <cstdlib>
 #include <algorithm>
@@ -30,8 +31,9 @@ void RetargetToEveryMember(std::span<const uint8_t> image) {
     auto out = isapack::RetargetToMember(image, *member);
     if (!out) continue;
     for (const std::string& problem : isapack::ValidateCodeObject(*out, {member->retargeted(), 5})) {
-      const bool inherited = problem.starts_with("kernel descriptor ") &&
-                             std::find(input_problems.begin(), input_problems.end(), problem) != input_problems.end();
+      // A problem the input already had (a damaged symbol table, a missing
+      // kernel descriptor) is the input's, not the rewriter's.
+      const bool inherited = std::find(input_problems.begin(), input_problems.end(), problem) != input_problems.end();
       if (!inherited) std::abort();
     }
   }
