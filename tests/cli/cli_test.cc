@@ -1048,7 +1048,7 @@ TEST(CliCorpus, WhatTheSystemHasIsReadInBoundedTimeAndMemoryWithAMessagePerBadIn
     // Every refusal names the path and what is wrong with it.
     EXPECT_NE(error.find(path), std::string::npos) << error;
   }
-  std::cerr << "inspect /usr/lib: " << doc.at("files").size() << " files, " << run.seconds << " s, peak RSS "
+  std::cout << "inspect /usr/lib: " << doc.at("files").size() << " files, " << run.seconds << " s, peak RSS "
             << run.peak_rss_kb << " KiB\n";
 }
 
