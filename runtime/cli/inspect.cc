@@ -54,10 +54,17 @@ class Inspector {
         targets.push_back(*target);
       }
     }
-    return json{{"schema", 1},          {"kind", kind},         {"size", file_.size()},
-                {"targets", targets},   {"code_objects", code_objects_}, {"bundles", bundles_},
-                {"catalogs", catalogs_}, {"errors", errors_},
-                {"embedded_candidates_skipped", skipped_candidates_}};
+    json report = json::object();
+    report["schema"] = 1;
+    report["kind"] = kind;
+    report["size"] = file_.size();
+    report["targets"] = std::move(targets);
+    report["code_objects"] = std::move(code_objects_);
+    report["bundles"] = std::move(bundles_);
+    report["catalogs"] = std::move(catalogs_);
+    report["errors"] = std::move(errors_);
+    report["embedded_candidates_skipped"] = skipped_candidates_;
+    return report;
   }
 
  private:
@@ -165,7 +172,7 @@ class Inspector {
     auto header = ReadCodeObjectHeader(image);
     if (!header) {
       object["error"] = header.error().message;
-      code_objects_.push_back(object);
+      code_objects_.push_back(std::move(object));
       return;
     }
     object["code_object_version"] = header->code_object_version;
@@ -214,14 +221,14 @@ class Inspector {
         object["error"] = metadata.error().message;
       }
     }
-    object["kernels"] = kernels;
-    code_objects_.push_back(object);
+    object["kernels"] = std::move(kernels);
+    code_objects_.push_back(std::move(object));
   }
 
   void AddBundle(std::span<const uint8_t> bundle, const std::string& location) {
     json report = {{"location", location}, {"compressed", false}};
     AddBundleEntries(bundle, location, &report);
-    bundles_.push_back(report);
+    bundles_.push_back(std::move(report));
   }
 
   void AddBundleEntries(std::span<const uint8_t> bundle, const std::string& location, json* report) {
@@ -238,7 +245,7 @@ class Inspector {
         AddCodeObject(entry.payload, "bundle entry '" + std::string(entry.id) + "' of " + location);
       }
     }
-    (*report)["entries"] = list;
+    (*report)["entries"] = std::move(list);
   }
 
   void AddCompressedBundle(std::span<const uint8_t> data, const std::string& location) {
@@ -247,7 +254,7 @@ class Inspector {
     if (!header) {
       report["error"] = header.error().message;
       errors_.push_back(location + ": " + header.error().message);
-      bundles_.push_back(report);
+      bundles_.push_back(std::move(report));
       return;
     }
     report["version"] = header->version;
@@ -257,13 +264,13 @@ class Inspector {
     if (!decompressed) {
       report["error"] = decompressed.error().message;
       errors_.push_back(location + ": " + decompressed.error().message);
-      bundles_.push_back(report);
+      bundles_.push_back(std::move(report));
       return;
     }
     // The entries point into this copy; keep it as long as the report needs it.
     decompressed_.push_back(std::move(*decompressed));
     AddBundleEntries(decompressed_.back(), location, &report);
-    bundles_.push_back(report);
+    bundles_.push_back(std::move(report));
   }
 
   void AddCatalog(std::span<const uint8_t> data, const std::string& location) {
@@ -272,7 +279,7 @@ class Inspector {
     if (!catalog) {
       report["error"] = catalog.error().message;
       errors_.push_back(location + ": " + catalog.error().message);
-      catalogs_.push_back(report);
+      catalogs_.push_back(std::move(report));
       return;
     }
     json entries = json::array();
@@ -293,14 +300,14 @@ class Inspector {
         entry["error"] = status.error().message;
         errors_.push_back(status.error().message);
       }
-      entries.push_back(entry);
+      entries.push_back(std::move(entry));
     }
-    report["entries"] = entries;
+    report["entries"] = std::move(entries);
     report["zstd_level"] = catalog->zstd_level();
     report["dictionary_size"] = catalog->dictionary().size();
     json build_info = json::parse(catalog->build_info(), nullptr, /*allow_exceptions=*/false);
-    report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info())) : build_info;
-    catalogs_.push_back(report);
+    report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info())) : std::move(build_info);
+    catalogs_.push_back(std::move(report));
   }
 
   void ScanHostElf() {

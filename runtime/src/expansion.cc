@@ -36,22 +36,30 @@ std::string Lower(std::string_view text) {
   return out;
 }
 
-// Edit distance; `b` is a selector name (short), so the rows live on the stack.
-size_t Levenshtein(std::string_view a, std::string_view b) {
+// Edit distance, or `limit` once the distance is known to be at least
+// `limit` (a row's smallest cell never shrinks further down). `b` is a
+// selector name (short), so the rows live on the stack.
+size_t Levenshtein(std::string_view a, std::string_view b, size_t limit) {
   constexpr size_t kMaxName = 64;
-  if (b.size() >= kMaxName) return std::max(a.size(), b.size());
+  if (b.size() >= kMaxName) return std::min(limit, std::max(a.size(), b.size()));
   std::array<size_t, kMaxName> previous_row{}, current_row{};
   size_t* previous = previous_row.data();
   size_t* current = current_row.data();
   for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (size_t i = 0; i < a.size(); ++i) {
     current[0] = i + 1;
+    size_t row_minimum = current[0];
     for (size_t j = 0; j < b.size(); ++j) {
-      current[j + 1] = std::min({previous[j] + (a[i] == b[j] ? 0 : 1), previous[j + 1] + 1, current[j] + 1});
+      size_t cell = previous[j] + (a[i] == b[j] ? 0 : 1);
+      if (previous[j + 1] + 1 < cell) cell = previous[j + 1] + 1;
+      if (current[j] + 1 < cell) cell = current[j] + 1;
+      current[j + 1] = cell;
+      if (cell < row_minimum) row_minimum = cell;
     }
+    if (row_minimum >= limit) return limit;
     std::swap(previous, current);
   }
-  return previous[b.size()];
+  return std::min(limit, previous[b.size()]);
 }
 
 std::string Join(const std::vector<std::string>& items, const char* separator) {
@@ -91,7 +99,7 @@ std::string UnknownSelectorLine(const std::string& selector) {
     const size_t length_difference =
         lower.size() > lowered[i].size() ? lower.size() - lowered[i].size() : lowered[i].size() - lower.size();
     if (length_difference >= best_distance) continue;
-    const size_t distance = Levenshtein(lower, lowered[i]);
+    const size_t distance = Levenshtein(lower, lowered[i], best_distance);
     if (distance < best_distance) {
       best = AllSelectors()[i];
       best_distance = distance;

@@ -854,6 +854,18 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 constexpr long kSmallRssKb = 64 * 1024;
 // "Within a second"; ASan makes every start of the command several times
 // slower, so the asan preset allows more.
@@ -1037,8 +1049,10 @@ TEST(CliCorpus, WhatTheSystemHasIsReadInBoundedTimeAndMemoryWithAMessagePerBadIn
   run = Isapack({"inspect", "--json", "--max-file-size", "4194304", "/usr/lib"}, env);
   EXPECT_TRUE(run.exit == 0 || run.exit == 1 || run.exit == 3) << run.exit;
   EXPECT_LT(run.seconds, 240.0);
-  // Measured: 30 MB, and 117 MB under ASan (its shadow and allocator).
-  EXPECT_LT(run.peak_rss_kb, (kAddressSanitizer ? 256 : 64) * 1024);
+  // Measured on 67,000 files: 29 MB; 117 MB under ASan and 133 MB under
+  // TSan (their shadow memory and allocators, which grow with the memory the
+  // program touches, not with what it keeps).
+  EXPECT_LT(run.peak_rss_kb, (kAddressSanitizer || kThreadSanitizer ? 256 : 64) * 1024);
   doc = Json(run);
   EXPECT_GT(doc.at("files").size(), 1000u);
   for (const json& file : doc.at("files")) {
