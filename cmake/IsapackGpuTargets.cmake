@@ -1,9 +1,9 @@
-# Configure-time GPU target selection: which selectors the packager asked
-# for, their expansion with the configured compiler, the summary, and
-# <build>/isapack-targets.json.
+# Configure-time GPU target selection: which variable holds the packager's
+# selectors (CMake's business), then the expansion, its summary and
+# <build>/isapack-targets.json, all made by the C++ engine (IsapackExpand.cmake
+# runs it).
 include(IsapackTargets)
 include(IsapackExpand)
-include(IsapackText)
 
 # isapack_resolve_selectors(<out_selectors> <out_source>)
 # ISAPACK_GPU_TARGETS wins; when it is empty or unset the distribution-wide
@@ -21,101 +21,9 @@ function(isapack_resolve_selectors out_selectors out_source)
   set(${out_source} "default" PARENT_SCOPE)
 endfunction()
 
-# isapack_write_targets_json(<path> <prefix> <selectors> <source> <mode> <version>)
-# Writes the machine-readable result of an expansion.
-function(isapack_write_targets_json path prefix selectors source mode version)
-  set(_json "{}")
-  string(JSON _json SET "${_json}" schema 1)
-  string(JSON _json SET "${_json}" isapack_version "\"${PROJECT_VERSION}\"")
-  set(_array "[]")
-  set(_i 0)
-  foreach(_selector IN LISTS selectors)
-    string(STRIP "${_selector}" _selector)
-    if(NOT _selector STREQUAL "")
-      string(JSON _array SET "${_array}" ${_i} "\"${_selector}\"")
-      math(EXPR _i "${_i} + 1")
-    endif()
-  endforeach()
-  string(JSON _json SET "${_json}" selectors "${_array}")
-  string(JSON _json SET "${_json}" selectors_from "\"${source}\"")
-  string(JSON _json SET "${_json}" mode "\"${mode}\"")
-  string(JSON _json SET "${_json}" exact_code_object_version ${version})
-  set(_compiler "{}")
-  string(JSON _compiler SET "${_compiler}" path "\"${ISAPACK_CLANG}\"")
-  string(JSON _compiler SET "${_compiler}" version "\"${ISAPACK_CLANG_VERSION}\"")
-  string(JSON _compiler SET "${_compiler}" llvm_major ${ISAPACK_CLANG_MAJOR})
-  string(JSON _json SET "${_json}" compiler "${_compiler}")
-
-  set(_objects "[]")
-  set(_i 0)
-  foreach(_object _version IN ZIP_LISTS ${prefix}_OBJECTS ${prefix}_VERSIONS)
-    set(_entry "{}")
-    string(JSON _entry SET "${_entry}" target_id "\"${_object}\"")
-    string(JSON _entry SET "${_entry}" code_object_version ${_version})
-    string(JSON _entry SET "${_entry}" file "\"amdgcn-amd-amdhsa--${_object}.hsaco\"")
-    set(_covers "[]")
-    set(_j 0)
-    foreach(_target IN LISTS ${prefix}_COVERS_${_i})
-      string(JSON _covers SET "${_covers}" ${_j} "\"${_target}\"")
-      math(EXPR _j "${_j} + 1")
-    endforeach()
-    string(JSON _entry SET "${_entry}" covers "${_covers}")
-    string(JSON _objects SET "${_objects}" ${_i} "${_entry}")
-    math(EXPR _i "${_i} + 1")
-  endforeach()
-  string(JSON _json SET "${_json}" code_objects "${_objects}")
-
-  set(_covered "[]")
-  set(_i 0)
-  foreach(_target IN LISTS ${prefix}_COVERED)
-    string(JSON _covered SET "${_covered}" ${_i} "\"${_target}\"")
-    math(EXPR _i "${_i} + 1")
-  endforeach()
-  string(JSON _json SET "${_json}" covered_targets "${_covered}")
-
-  set(_left "[]")
-  set(_i 0)
-  foreach(_target _why IN ZIP_LISTS ${prefix}_LEFT_OUT ${prefix}_LEFT_OUT_REASONS)
-    set(_entry "{}")
-    string(JSON _entry SET "${_entry}" target_id "\"${_target}\"")
-    string(JSON _entry SET "${_entry}" reason "\"${_why}\"")
-    string(JSON _left SET "${_left}" ${_i} "${_entry}")
-    math(EXPR _i "${_i} + 1")
-  endforeach()
-  string(JSON _json SET "${_json}" left_out "${_left}")
-  file(WRITE "${path}.tmp" "${_json}\n")
-  file(RENAME "${path}.tmp" "${path}")
-endfunction()
-
-# isapack_print_expansion_summary(<prefix> <selectors> <source> <mode>)
-function(isapack_print_expansion_summary prefix selectors source mode)
-  string(JOIN ";" _asked ${selectors})
-  list(LENGTH ${prefix}_OBJECTS _count)
-  message(STATUS "isapack: GPU selectors '${_asked}' (from ${source}), code object mode ${mode}, "
-    "LLVM ${ISAPACK_CLANG_VERSION} (${ISAPACK_CLANG}, supported CPUs ${ISAPACK_TOOLCHAIN_PROBE})")
-  if(_count EQUAL 1)
-    message(STATUS "isapack: 1 code object:")
-  else()
-    message(STATUS "isapack: ${_count} code objects:")
-  endif()
-  set(_i 0)
-  foreach(_object _version IN ZIP_LISTS ${prefix}_OBJECTS ${prefix}_VERSIONS)
-    string(JOIN " " _covers ${${prefix}_COVERS_${_i}})
-    isapack_align(_name "${_object}" 24 LEFT)
-    message(STATUS "  ${_name}v${_version}  ${_covers}")
-    math(EXPR _i "${_i} + 1")
-  endforeach()
-  list(LENGTH ${prefix}_LEFT_OUT _left_count)
-  if(_left_count GREATER 0)
-    message(STATUS "isapack: ${_left_count} targets asked for but left out:")
-    foreach(_target _why IN ZIP_LISTS ${prefix}_LEFT_OUT ${prefix}_LEFT_OUT_REASONS)
-      message(STATUS "  ${_target}: ${_why}")
-    endforeach()
-  endif()
-endfunction()
-
 # isapack_configure_gpu_targets()
 # The whole configure step. Sets in the caller:
+#   ISAPACK_EXPAND_PROGRAM (the engine configure ran)
 #   ISAPACK_SELECTORS, ISAPACK_SELECTORS_FROM
 #   ISAPACK_CODE_OBJECTS, ISAPACK_CODE_OBJECT_VERSIONS, ISAPACK_CODE_OBJECT_COVERS_<i>
 #   ISAPACK_COVERED_TARGETS, ISAPACK_COVERED_PROCESSORS (no feature suffixes)
@@ -123,24 +31,23 @@ endfunction()
 function(isapack_configure_gpu_targets)
   isapack_resolve_selectors(_selectors _source)
   isapack_expand_gpu_targets(
-    SELECTORS ${_selectors}
+    SELECTORS_VARIABLE _selectors
+    FROM "${_source}"
     MODE "${ISAPACK_CODE_OBJECT_MODE}"
     CODE_OBJECT_VERSION "${ISAPACK_CODE_OBJECT_VERSION}"
     SUPPORTED ${ISAPACK_CLANG_SUPPORTED}
     LLVM_MAJOR "${ISAPACK_CLANG_MAJOR}"
     STRICT "${ISAPACK_STRICT_TARGETS}"
+    RECORD "${PROJECT_BINARY_DIR}/isapack-targets.json"
+    OUT_SUMMARY _summary
     OUT_PREFIX _x
     OUT_ERROR _error)
   if(_error)
-    if(_error MATCHES "^no GPU selectors given")
-      # Name the variable the selectors came from, not always ISAPACK_GPU_TARGETS.
-      set(_error "${_source} is '${_selectors}', which names no GPU selector (only separators); set it to a semicolon list such as 'gfx1100;gfx1030', or to 'all'")
-    endif()
     message(FATAL_ERROR "isapack: ${_error}")
   endif()
-  isapack_print_expansion_summary(_x "${_selectors}" "${_source}" "${ISAPACK_CODE_OBJECT_MODE}")
-  isapack_write_targets_json("${PROJECT_BINARY_DIR}/isapack-targets.json" _x
-    "${_selectors}" "${_source}" "${ISAPACK_CODE_OBJECT_MODE}" "${ISAPACK_CODE_OBJECT_VERSION}")
+  foreach(_line IN LISTS _summary)
+    message(STATUS "${_line}")
+  endforeach()
 
   set(_processors)
   foreach(_target IN LISTS _x_COVERED)
@@ -149,6 +56,8 @@ function(isapack_configure_gpu_targets)
   endforeach()
   list(REMOVE_DUPLICATES _processors)
 
+  _isapack_expand_tool(_program)
+  set(ISAPACK_EXPAND_PROGRAM "${_program}" PARENT_SCOPE)
   set(ISAPACK_SELECTORS "${_selectors}" PARENT_SCOPE)
   set(ISAPACK_SELECTORS_FROM "${_source}" PARENT_SCOPE)
   set(ISAPACK_CODE_OBJECTS "${_x_OBJECTS}" PARENT_SCOPE)

@@ -1,18 +1,23 @@
-# Configure cost of the GPU selectors: loading targets/amdgpu-targets.json,
-# the toolchain probe (clang --print-supported-cpus) and the expansion of
-# `all`, with a cold probe (run it) and a warm one (reuse its cached result,
-# as a reconfigure does).
-#   cmake -DSOURCE_DIR=<repo> -DCLANG=<clang> [-DREPEAT=20] -P expansion_cost.cmake
+# Configure cost of the GPU selectors: building the expansion program (once
+# per build tree), the toolchain probe (clang --print-supported-cpus), and
+# the expansion of `all` with the program, cold and warm (probe cached and
+# program built, as on every reconfigure).
+#   cmake -DSOURCE_DIR=<repo> -DCLANG=<clang> -DCXX=<c++ compiler> -DWORK_DIR=<dir> [-DREPEAT=20]
+#         -P expansion_cost.cmake
 cmake_minimum_required(VERSION 3.25)
 # string(TIMESTAMP) would report SOURCE_DATE_EPOCH instead of the clock.
 unset(ENV{SOURCE_DATE_EPOCH})
 list(APPEND CMAKE_MODULE_PATH "${SOURCE_DIR}/cmake")
-include(IsapackTargets)
 include(IsapackExpand)
 include(IsapackToolchain)
 if(NOT REPEAT)
   set(REPEAT 20)
 endif()
+# What the program build reads from a configured project.
+set(CMAKE_CXX_COMPILER "${CXX}")
+set(CMAKE_BINARY_DIR "${WORK_DIR}")
+set(CMAKE_SOURCE_DIR "${SOURCE_DIR}")
+file(REMOVE_RECURSE "${WORK_DIR}/isapack-expand")
 
 function(_now out)
   string(TIMESTAMP _t "%s%f")
@@ -41,7 +46,7 @@ function(_expand supported major)
 endfunction()
 
 _now(_t0)
-isapack_targets_load("${SOURCE_DIR}/targets/amdgpu-targets.json")
+_isapack_expand_tool(_program)
 _now(_t1)
 isapack_probe_clang("${CLANG}" _version _supported)
 string(REGEX MATCH "^[0-9]+" _major "${_version}")
@@ -53,14 +58,14 @@ foreach(_i RANGE 1 ${REPEAT})
 endforeach()
 _now(_t4)
 
-_ms(_load "${_t0}" "${_t1}")
+_ms(_build "${_t0}" "${_t1}")
 _ms(_probe "${_t1}" "${_t2}")
 _ms(_first "${_t2}" "${_t3}")
 _ms(_warm "${_t3}" "${_t4}" ${REPEAT})
-math(EXPR _cold_total "${_t3} - ${_t1}")
-_ms(_cold "0" "${_cold_total}")
-message("configure cost of the GPU selectors (CMake script mode, clang ${_version}):
-  loading targets/amdgpu-targets.json          ${_load} ms
-  cold: toolchain probe + expansion of all    ${_cold} ms (probe ${_probe} ms, expansion ${_first} ms)
-  warm: expansion of all, probe cached         ${_warm} ms (mean of ${REPEAT})
+message("configure cost of the GPU selectors (clang ${_version}, ${CXX}):
+  building the expansion program (once per build tree)   ${_build} ms
+  toolchain probe (cold; cached on reconfigure)          ${_probe} ms
+  expansion of all, first run                            ${_first} ms
+  expansion of all, warm                                 ${_warm} ms (mean of ${REPEAT})
   result: ${_objects} code objects")
+file(REMOVE_RECURSE "${WORK_DIR}/isapack-expand")
