@@ -41,10 +41,9 @@ static void isapack_host_invoke(isapack_kernel_id_t kernel, const void* kernarg)
 
 int isapack_host_dispatch(isapack_kernel_id_t kernel, const isapack_dispatch_packet_t* packet,
                           uint32_t wavefront_size) {
-  if (kernel >= ISAPACK_KERNEL_COUNT || packet->workgroup_size_x == 0 ||
-      packet->grid_size_x == 0 || packet->workgroup_size_y != 1 ||
-      packet->workgroup_size_z != 1 || packet->grid_size_y != 1 || packet->grid_size_z != 1 ||
-      wavefront_size == 0 || packet->kernarg_address == 0) {
+  if (kernel >= ISAPACK_KERNEL_COUNT || packet->workgroup_size_x == 0 || packet->grid_size_x == 0 ||
+      packet->workgroup_size_y != 1 || packet->workgroup_size_z != 1 || packet->grid_size_y != 1 ||
+      packet->grid_size_z != 1 || wavefront_size == 0 || packet->kernarg_address == 0) {
     return -1;
   }
   const void* kernarg = (const void*)(uintptr_t)packet->kernarg_address;
@@ -57,9 +56,9 @@ int isapack_host_dispatch(isapack_kernel_id_t kernel, const isapack_dispatch_pac
   for (uint32_t group = 0; group < groups; ++group) {
     /* The last workgroup may be partial, as on hardware. */
     const uint64_t first = (uint64_t)group * group_size;
-    const uint32_t items = (uint32_t)(packet->grid_size_x - first < group_size
-                                          ? packet->grid_size_x - first
-                                          : group_size);
+    const uint32_t items =
+        (uint32_t)(packet->grid_size_x - first < group_size ? packet->grid_size_x - first
+                                                            : group_size);
     for (uint32_t item = 0; item < items; ++item) {
       const uint32_t wave = item / wavefront_size;
       const uint32_t wave_first = wave * wavefront_size;

@@ -20,10 +20,18 @@ static inline uint64_t isapack_byte_unit_offset(uint64_t unit, uint64_t head, ui
 static inline uint64_t isapack_pattern_word(uint64_t pattern, uint32_t width, uint32_t phase) {
   uint64_t word;
   switch (width) {
-    case 1: word = (pattern & 0xffu) * 0x0101010101010101ull; break;
-    case 2: word = (pattern & 0xffffu) * 0x0001000100010001ull; break;
-    case 4: word = (pattern & 0xffffffffu) * 0x0000000100000001ull; break;
-    default: word = pattern; break;
+    case 1:
+      word = (pattern & 0xffu) * 0x0101010101010101ull;
+      break;
+    case 2:
+      word = (pattern & 0xffffu) * 0x0001000100010001ull;
+      break;
+    case 4:
+      word = (pattern & 0xffffffffu) * 0x0000000100000001ull;
+      break;
+    default:
+      word = pattern;
+      break;
   }
   /* width divides 8, so rotating the 8-byte word by phase bytes starts every
    * width-byte period at the right byte. */

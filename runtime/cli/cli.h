@@ -13,11 +13,11 @@ namespace isapack::cli {
 
 // Exit codes (documented in isapack.1, EXIT STATUS).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;        // nothing matches, a check failed, damage found
-inline constexpr int kExitUsage = 2;          // bad option, value, selector or ISA name
-inline constexpr int kExitUnreadable = 3;     // some inputs could not be read (the rest were)
-inline constexpr int kExitNothingFound = 4;   // every input was read; none carries AMDGPU code
-inline constexpr int kExitSkipped = 77;       // no GPU or no HSA runtime
+inline constexpr int kExitFailure = 1;       // nothing matches, a check failed, damage found
+inline constexpr int kExitUsage = 2;         // bad option, value, selector or ISA name
+inline constexpr int kExitUnreadable = 3;    // some inputs could not be read (the rest were)
+inline constexpr int kExitNothingFound = 4;  // every input was read; none carries AMDGPU code
+inline constexpr int kExitSkipped = 77;      // no GPU or no HSA runtime
 
 // The stable `status` word of an exit code ("ok", "usage_error", ...).
 const char* ExitStatusName(int exit_code);
@@ -26,7 +26,8 @@ const char* ExitStatusName(int exit_code);
 void PrintJson(const nlohmann::json& document);
 // Prints a subcommand's JSON document with the fields every one carries:
 // status, exit_code and errors (schema: isapack.1, JSON OUTPUT).
-void PrintJsonOutcome(nlohmann::json document, int exit_code, const std::vector<std::string>& errors);
+void PrintJsonOutcome(nlohmann::json document, int exit_code,
+                      const std::vector<std::string>& errors);
 // "isapack: <message>" on stderr.
 void PrintError(const std::string& message);
 // Ends a subcommand that failed before it had a result: each error on
@@ -43,7 +44,9 @@ std::string LibraryPath();
 std::string SimulationBanner(const char* simulation);
 
 // Subcommands; each returns its exit code.
-struct TargetsOptions { bool json = false; };
+struct TargetsOptions {
+  bool json = false;
+};
 int RunTargets(const TargetsOptions& options);
 
 struct ExpandOptions {
@@ -59,8 +62,8 @@ int RunExpand(const ExpandOptions& options);
 
 struct SelectOptions {
   std::vector<std::string> isa_names;
-  bool as_listed = false;     // do not add the generic ISA ROCr >= 6.4 lists
-  std::string catalog_file;   // select against another file's catalog
+  bool as_listed = false;    // do not add the generic ISA ROCr >= 6.4 lists
+  std::string catalog_file;  // select against another file's catalog
   uint64_t max_file_size = 0;
   bool json = false;
 };
@@ -74,7 +77,9 @@ struct DeviceOptions {
 int RunDevices(const DeviceOptions& options);
 int RunSmoke(const DeviceOptions& options);
 
-struct VerifyOptions { bool json = false; };
+struct VerifyOptions {
+  bool json = false;
+};
 int RunVerify(const VerifyOptions& options);
 
 struct InspectOptions {

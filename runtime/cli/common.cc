@@ -6,9 +6,13 @@
 
 namespace isapack::cli {
 
-void PrintJson(const nlohmann::json& document) { std::cout << document.dump(2) << "\n"; }
+void PrintJson(const nlohmann::json& document) {
+  std::cout << document.dump(2) << "\n";
+}
 
-void PrintError(const std::string& message) { std::cerr << "isapack: " << message << "\n"; }
+void PrintError(const std::string& message) {
+  std::cerr << "isapack: " << message << "\n";
+}
 
 const char* ExitStatusName(int exit_code) {
   switch (exit_code) {
@@ -28,7 +32,8 @@ const char* ExitStatusName(int exit_code) {
   return "failure";
 }
 
-void PrintJsonOutcome(nlohmann::json document, int exit_code, const std::vector<std::string>& errors) {
+void PrintJsonOutcome(nlohmann::json document, int exit_code,
+                      const std::vector<std::string>& errors) {
   document["status"] = ExitStatusName(exit_code);
   document["exit_code"] = exit_code;
   document["errors"] = errors;
@@ -68,10 +73,13 @@ std::string VersionText() {
     text += "code object mode: " + info.at("mode").get<std::string>() + " (exact code objects v" +
             std::to_string(info.at("exact_code_object_version").get<int>()) + ", generic v6)\n";
     std::string selectors, objects, covered;
-    for (const auto& s : info.at("selectors")) selectors += (selectors.empty() ? "" : ";") + s.get<std::string>();
-    for (const auto& o : info.at("code_objects")) objects += " " + o.at("target_id").get<std::string>();
+    for (const auto& s : info.at("selectors"))
+      selectors += (selectors.empty() ? "" : ";") + s.get<std::string>();
+    for (const auto& o : info.at("code_objects"))
+      objects += " " + o.at("target_id").get<std::string>();
     for (const auto& t : info.at("covered_targets")) covered += " " + t.get<std::string>();
-    text += "selectors: " + selectors + " (from " + info.at("selectors_from").get<std::string>() + ")\n";
+    text += "selectors: " + selectors + " (from " + info.at("selectors_from").get<std::string>() +
+            ")\n";
     text += "code objects:" + objects + "\n";
     text += "covered targets:" + covered + "\n";
   }

@@ -30,14 +30,16 @@ bool HsaRuntimeNamed(const DeviceOptions& options) {
 isapack_agent_list_t ListAgents(const DeviceOptions& options, int* exit_code) {
   constexpr const char* kSkipped = "skipped: no usable AMD GPU on this machine (exit 77)";
   isapack_agent_list_t list = nullptr;
-  isapack_status_t status = isapack_agent_list_create(options.libhsa.empty() ? nullptr : options.libhsa.c_str(), &list);
+  isapack_status_t status =
+      isapack_agent_list_create(options.libhsa.empty() ? nullptr : options.libhsa.c_str(), &list);
   if (status != nullptr) {
     const isapack_status_code_t code = isapack_status_code(status);
     std::vector<std::string> errors = {isapack_status_message(status)};
     isapack_status_free(status);
     if (code == ISAPACK_STATUS_HSA_UNAVAILABLE && HsaRuntimeNamed(options)) {
       errors.push_back(
-          "the HSA runtime was named explicitly (--libhsa or ISAPACK_LIBHSA_PATH) and cannot be used: "
+          "the HSA runtime was named explicitly (--libhsa or ISAPACK_LIBHSA_PATH) and cannot be "
+          "used: "
           "a configuration error, not a missing GPU; fix or unset it");
       *exit_code = Fail(options.json, kExitFailure, errors);
     } else if (IsSkip(code)) {
@@ -49,7 +51,8 @@ isapack_agent_list_t ListAgents(const DeviceOptions& options, int* exit_code) {
     return nullptr;
   }
   if (isapack_agent_list_count(list) == 0) {
-    *exit_code = Fail(options.json, kExitSkipped, {"the HSA runtime reports no GPU agent", kSkipped});
+    *exit_code =
+        Fail(options.json, kExitSkipped, {"the HSA runtime reports no GPU agent", kSkipped});
     isapack_agent_list_free(list);
     return nullptr;
   }
@@ -59,7 +62,7 @@ isapack_agent_list_t ListAgents(const DeviceOptions& options, int* exit_code) {
 std::vector<std::string> Words(const char* text) {
   std::vector<std::string> words;
   std::string word;
-  for (const char* p = text; ; ++p) {
+  for (const char* p = text;; ++p) {
     if (*p == ' ' || *p == '\0') {
       if (!word.empty()) words.push_back(word);
       word.clear();
@@ -83,9 +86,11 @@ void CheckFillAndCopy(isapack_device_t device, std::vector<Check>* checks) {
   constexpr size_t kSize = (1 << 20) + 64;
   uint8_t* a = nullptr;
   uint8_t* b = nullptr;
-  isapack_status_t status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&a));
+  isapack_status_t status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE,
+                                                 reinterpret_cast<void**>(&a));
   if (status == nullptr) {
-    status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&b));
+    status = isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE,
+                                  reinterpret_cast<void**>(&b));
   }
   if (status != nullptr) {
     checks->push_back({"allocate host-visible memory", false, isapack_status_message(status)});
@@ -100,7 +105,9 @@ void CheckFillAndCopy(isapack_device_t device, std::vector<Check>* checks) {
   for (const Fill& f : {Fill{3, 1 << 20, 0x0123456789abcdefull, 8}, Fill{0, 4093, 0xa5, 1},
                         Fill{17, 65536, 0xbeef, 2}, Fill{9, 1000003, 0xdeadbeef, 4}}) {
     std::memset(a, 0xee, kSize);
-    Check check{"fill " + std::to_string(f.length) + " bytes, " + std::to_string(f.width) + "-byte pattern", false, ""};
+    Check check{
+        "fill " + std::to_string(f.length) + " bytes, " + std::to_string(f.width) + "-byte pattern",
+        false, ""};
     status = isapack_device_fill(device, a + f.offset, f.length, f.pattern, f.width);
     if (status != nullptr) {
       check.detail = isapack_status_message(status);
@@ -109,11 +116,12 @@ void CheckFillAndCopy(isapack_device_t device, std::vector<Check>* checks) {
       check.passed = true;
       for (size_t i = 0; i < kSize && check.passed; ++i) {
         const bool inside = i >= f.offset && i < f.offset + f.length;
-        const uint8_t expected = inside ? static_cast<uint8_t>(f.pattern >> (8 * ((i - f.offset) % f.width))) : 0xee;
+        const uint8_t expected =
+            inside ? static_cast<uint8_t>(f.pattern >> (8 * ((i - f.offset) % f.width))) : 0xee;
         if (a[i] != expected) {
           check.passed = false;
-          check.detail = "byte " + std::to_string(i) + " is " + std::to_string(a[i]) + ", expected " +
-                         std::to_string(expected);
+          check.detail = "byte " + std::to_string(i) + " is " + std::to_string(a[i]) +
+                         ", expected " + std::to_string(expected);
         }
       }
     }
@@ -127,8 +135,10 @@ void CheckFillAndCopy(isapack_device_t device, std::vector<Check>* checks) {
     copy.detail = isapack_status_message(status);
     isapack_status_free(status);
   } else {
-    copy.passed = std::memcmp(b + 7, a + 3, 1 << 20) == 0 && b[6] == 0xee && b[7 + (1 << 20)] == 0xee;
-    if (!copy.passed) copy.detail = "the destination differs from the source or the guard bytes changed";
+    copy.passed =
+        std::memcmp(b + 7, a + 3, 1 << 20) == 0 && b[6] == 0xee && b[7 + (1 << 20)] == 0xee;
+    if (!copy.passed)
+      copy.detail = "the destination differs from the source or the guard bytes changed";
   }
   checks->push_back(copy);
   isapack_device_free(device, a);
@@ -157,8 +167,9 @@ int RunDevices(const DeviceOptions& options) {
                        {"status", isapack_status_code_name(info.selection_code)},
                        {"message", info.selection_message},
                        {"trace", info.selection_trace}});
-    text += "GPU " + std::to_string(info.ordinal) + ": " + info.agent_name + " (" + info.product_name + "), " +
-            info.uuid + "\n  ISAs: " + info.isa_names + "\n  this build: " +
+    text += "GPU " + std::to_string(info.ordinal) + ": " + info.agent_name + " (" +
+            info.product_name + "), " + info.uuid + "\n  ISAs: " + info.isa_names +
+            "\n  this build: " +
             (info.code_object ? std::string("covered, loads ") + info.code_object
                               : std::string("NOT covered: ") + info.selection_message) +
             "\n";
@@ -239,9 +250,10 @@ int RunSmoke(const DeviceOptions& options) {
                           {"distinct_hw_ids", report.distinct_hw_ids},
                           {"hw_id", report.hw_id},
                           {"clock", report.clock}};
-        checks.push_back({"probe: " + std::to_string(report.work_items_verified) + " work items verified, wavefront " +
-                              std::to_string(report.wavefront_size) + ", " + std::to_string(report.distinct_hw_ids) +
-                              " distinct HW_ID values",
+        checks.push_back({"probe: " + std::to_string(report.work_items_verified) +
+                              " work items verified, wavefront " +
+                              std::to_string(report.wavefront_size) + ", " +
+                              std::to_string(report.distinct_hw_ids) + " distinct HW_ID values",
                           true, ""});
       }
       isapack_device_destroy(device);
@@ -250,7 +262,8 @@ int RunSmoke(const DeviceOptions& options) {
     json check_list = json::array();
     for (const Check& check : checks) {
       passed = passed && check.passed;
-      check_list.push_back({{"name", check.name}, {"passed", check.passed}, {"detail", check.detail}});
+      check_list.push_back(
+          {{"name", check.name}, {"passed", check.passed}, {"detail", check.detail}});
     }
     all_passed = all_passed && passed;
     entry["passed"] = passed;
@@ -258,7 +271,8 @@ int RunSmoke(const DeviceOptions& options) {
     entry["checks"] = check_list;
     devices.push_back(entry);
     if (!options.json) {
-      std::cout << "GPU " << ordinal << " " << entry.at("agent_name").get<std::string>() << ": " << (passed ? "PASS" : "FAIL") << (simulation ? " (simulated)" : "") << "\n";
+      std::cout << "GPU " << ordinal << " " << entry.at("agent_name").get<std::string>() << ": "
+                << (passed ? "PASS" : "FAIL") << (simulation ? " (simulated)" : "") << "\n";
       for (const Check& check : checks) {
         std::cout << "  " << (check.passed ? "ok    " : "FAIL  ") << check.name
                   << (check.detail.empty() ? "" : ": " + check.detail) << "\n";
@@ -271,8 +285,9 @@ int RunSmoke(const DeviceOptions& options) {
       for (const json& check : device.at("checks")) {
         if (!check.at("passed").get<bool>()) {
           failures.push_back("GPU " + std::to_string(device.at("ordinal").get<size_t>()) + " " +
-                             device.at("agent_name").get<std::string>() + ": " + check.at("name").get<std::string>() +
-                             ": " + check.at("detail").get<std::string>());
+                             device.at("agent_name").get<std::string>() + ": " +
+                             check.at("name").get<std::string>() + ": " +
+                             check.at("detail").get<std::string>());
         }
       }
     }

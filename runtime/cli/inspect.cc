@@ -4,9 +4,9 @@
 #include <archive_entry.h>
 
 #include <algorithm>
-#include <memory>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string_view>
 
@@ -41,8 +41,8 @@ std::string ArchiveError(archive* reader) {
 class Inspector {
  public:
   // `where` names the bytes in messages: "the file", or an archive member.
-  Inspector(std::span<const uint8_t> file, const InspectLimits& limits, std::string where = "the file",
-            bool in_archive = false)
+  Inspector(std::span<const uint8_t> file, const InspectLimits& limits,
+            std::string where = "the file", bool in_archive = false)
       : file_(file), limits_(limits), where_(std::move(where)), in_archive_(in_archive) {}
 
   json Run() {
@@ -50,7 +50,8 @@ class Inspector {
     json targets = json::array();
     for (const json& object : code_objects_) {
       const auto target = object.find("target_id");
-      if (target != object.end() && std::find(targets.begin(), targets.end(), *target) == targets.end()) {
+      if (target != object.end() &&
+          std::find(targets.begin(), targets.end(), *target) == targets.end()) {
         targets.push_back(*target);
       }
     }
@@ -75,7 +76,9 @@ class Inspector {
       ScanArchive();
       return "archive";
     }
-    if (StartsWith(file_, "\x7f" "ELF")) {
+    if (StartsWith(file_,
+                   "\x7f"
+                   "ELF")) {
       auto header = ReadCodeObjectHeader(file_);
       if (header && header->machine == kElfMachineAmdgpu) {
         kind = "code-object";
@@ -92,7 +95,8 @@ class Inspector {
     } else if (StartsWith(file_, kCompressedBundleMagic)) {
       kind = "compressed-offload-bundle";
       AddCompressedBundle(file_, where_);
-    } else if (StartsWith(file_, std::string_view(catalog_format::kMagic, sizeof(catalog_format::kMagic)))) {
+    } else if (StartsWith(file_, std::string_view(catalog_format::kMagic,
+                                                  sizeof(catalog_format::kMagic)))) {
       kind = "isapack-catalog";
       AddCatalog(file_, where_);
     }
@@ -103,7 +107,8 @@ class Inspector {
   // A static library (`ar` archive, read with libarchive): each member is
   // inspected as a file of its own; archives inside are not opened.
   void ScanArchive() {
-    std::unique_ptr<archive, decltype(&archive_read_free)> reader(archive_read_new(), archive_read_free);
+    std::unique_ptr<archive, decltype(&archive_read_free)> reader(archive_read_new(),
+                                                                  archive_read_free);
     archive_read_support_format_ar(reader.get());
     if (archive_read_open_memory(reader.get(), file_.data(), file_.size()) != ARCHIVE_OK) {
       errors_.push_back(where_ + ": not a readable ar archive: " + ArchiveError(reader.get()));
@@ -162,8 +167,9 @@ class Inspector {
 
   void AddCodeObject(std::span<const uint8_t> image, const std::string& location) {
     if (code_objects_.size() >= limits_.max_code_objects) {
-      if (!truncated_) errors_.push_back("more than " + std::to_string(limits_.max_code_objects) +
-                                         " code objects; the rest are not reported");
+      if (!truncated_)
+        errors_.push_back("more than " + std::to_string(limits_.max_code_objects) +
+                          " code objects; the rest are not reported");
       truncated_ = true;
       return;
     }
@@ -187,7 +193,8 @@ class Inspector {
         object["error"] = legacy.error().message;
       } else {
         object["code_object_version"] = legacy->code_object_major;
-        object["isa_version"] = std::to_string(legacy->isa.major) + "." + std::to_string(legacy->isa.minor) + "." +
+        object["isa_version"] = std::to_string(legacy->isa.major) + "." +
+                                std::to_string(legacy->isa.minor) + "." +
                                 std::to_string(legacy->isa.stepping);
         if (legacy->processor != nullptr) {
           object["target_id"] = std::string(legacy->processor->name);
@@ -231,7 +238,8 @@ class Inspector {
     bundles_.push_back(std::move(report));
   }
 
-  void AddBundleEntries(std::span<const uint8_t> bundle, const std::string& location, json* report) {
+  void AddBundleEntries(std::span<const uint8_t> bundle, const std::string& location,
+                        json* report) {
     auto entries = ParseOffloadBundle(bundle);
     if (!entries) {
       (*report)["error"] = entries.error().message;
@@ -306,7 +314,8 @@ class Inspector {
     report["zstd_level"] = catalog->zstd_level();
     report["dictionary_size"] = catalog->dictionary().size();
     json build_info = json::parse(catalog->build_info(), nullptr, /*allow_exceptions=*/false);
-    report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info())) : std::move(build_info);
+    report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info()))
+                                                     : std::move(build_info);
     catalogs_.push_back(std::move(report));
   }
 
@@ -347,11 +356,12 @@ class Inspector {
         AddBundle(rest.first(size), location);
       } else if (StartsWith(rest, kCompressedBundleMagic)) {
         auto header = ParseCompressedBundleHeader(rest);
-        size = header && header->total_size != 0 ? header->total_size : rest.size();  // v1: no size recorded
+        size = header && header->total_size != 0 ? header->total_size
+                                                 : rest.size();  // v1: no size recorded
         AddCompressedBundle(rest.first(size), location);
       } else {
-        errors_.push_back(location + ": neither an offload bundle nor padding; the rest of " + where +
-                          " is not read");
+        errors_.push_back(location + ": neither an offload bundle nor padding; the rest of " +
+                          where + " is not read");
         return;
       }
       at += size;
@@ -365,9 +375,10 @@ class Inspector {
     if (!entries) return bundle.size();
     size_t end = kOffloadBundleMagic.size() + 8;
     for (const BundleEntry& entry : *entries) {
-      end = std::max(end, static_cast<size_t>(reinterpret_cast<const uint8_t*>(entry.id.data()) + entry.id.size() -
-                                              bundle.data()));
-      end = std::max(end, static_cast<size_t>(entry.payload.data() + entry.payload.size() - bundle.data()));
+      end = std::max(end, static_cast<size_t>(reinterpret_cast<const uint8_t*>(entry.id.data()) +
+                                              entry.id.size() - bundle.data()));
+      end = std::max(
+          end, static_cast<size_t>(entry.payload.data() + entry.payload.size() - bundle.data()));
     }
     return end;
   }
@@ -375,7 +386,8 @@ class Inspector {
   // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).
   void ScanEmbeddedElf() {
     const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
-    if (file_.size() < 64) return;  // no room for an ELF header; data() may be null (an empty member)
+    if (file_.size() < 64)
+      return;  // no room for an ELF header; data() may be null (an empty member)
     const uint8_t* begin = file_.data();
     const uint8_t* end = begin + file_.size();
     for (const uint8_t* at = begin + 1; at + 64 <= end;) {
@@ -448,18 +460,22 @@ std::string FormatInspectReport(const std::string& path, const json& report) {
     text += "  GPU targets (" + std::to_string(targets.size()) + "):" + list + "\n";
   }
   for (const json& bundle : report.at("bundles")) {
-    text += "  " + std::string(bundle.at("compressed").get<bool>() ? "compressed offload bundle" : "offload bundle") +
+    text += "  " +
+            std::string(bundle.at("compressed").get<bool>() ? "compressed offload bundle"
+                                                            : "offload bundle") +
             " in " + bundle.at("location").get<std::string>();
     if (bundle.contains("method")) {
       text += " (CCOB v" + std::to_string(bundle.at("version").get<int>()) + ", " +
               bundle.at("method").get<std::string>() + ")";
     }
-    if (bundle.contains("entries")) text += ": " + std::to_string(bundle.at("entries").size()) + " entries";
+    if (bundle.contains("entries"))
+      text += ": " + std::to_string(bundle.at("entries").size()) + " entries";
     text += "\n";
   }
   for (const json& catalog : report.at("catalogs")) {
     text += "  isapack catalog in " + catalog.at("location").get<std::string>();
-    if (catalog.contains("entries")) text += ": " + std::to_string(catalog.at("entries").size()) + " entries";
+    if (catalog.contains("entries"))
+      text += ": " + std::to_string(catalog.at("entries").size()) + " entries";
     text += "\n";
   }
   for (const json& object : report.at("code_objects")) {
@@ -467,8 +483,9 @@ std::string FormatInspectReport(const std::string& path, const json& report) {
     if (object.contains("target_id")) {
       text += object.at("target_id").get<std::string>() + ", code object v" +
               std::to_string(object.at("code_object_version").get<unsigned>()) + ", e_flags " +
-              object.at("e_flags").get<std::string>() + ", xnack " + object.at("xnack").get<std::string>() +
-              ", sramecc " + object.at("sramecc").get<std::string>();
+              object.at("e_flags").get<std::string>() + ", xnack " +
+              object.at("xnack").get<std::string>() + ", sramecc " +
+              object.at("sramecc").get<std::string>();
       if (object.at("generic_version").get<unsigned>() != 0) {
         text += ", generic version " + std::to_string(object.at("generic_version").get<unsigned>());
       }
@@ -489,9 +506,11 @@ std::string FormatInspectReport(const std::string& path, const json& report) {
       }
       text += "    kernels: " + kernels + "\n";
     }
-    if (object.contains("error")) text += "    error: " + object.at("error").get<std::string>() + "\n";
+    if (object.contains("error"))
+      text += "    error: " + object.at("error").get<std::string>() + "\n";
   }
-  for (const json& error : report.at("errors")) text += "  error: " + error.get<std::string>() + "\n";
+  for (const json& error : report.at("errors"))
+    text += "  error: " + error.get<std::string>() + "\n";
   return text;
 }
 

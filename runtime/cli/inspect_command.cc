@@ -25,9 +25,10 @@ class JsonFileStream {
   }
   void Finish(int exit_code, const std::vector<std::string>& errors) {
     if (!enabled_) return;
-    std::cout << (first_ ? "],\n" : "\n  ],\n") << "  \"status\": " << nlohmann::json(ExitStatusName(exit_code))
-              << ",\n  \"exit_code\": " << exit_code << ",\n  \"errors\": " << nlohmann::json(errors).dump()
-              << "\n}\n";
+    std::cout << (first_ ? "],\n" : "\n  ],\n")
+              << "  \"status\": " << nlohmann::json(ExitStatusName(exit_code))
+              << ",\n  \"exit_code\": " << exit_code
+              << ",\n  \"errors\": " << nlohmann::json(errors).dump() << "\n}\n";
   }
 
  private:

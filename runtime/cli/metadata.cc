@@ -32,7 +32,9 @@ struct DepthCheck : nlohmann::json_sax<json> {
     --depth;
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
 };
 
 uint64_t Unsigned(const json& object, const char* key) {
@@ -49,13 +51,16 @@ std::string String(const json& object, const char* key) {
 
 Expected<json> ParseMetadataNote(std::span<const uint8_t> note) {
   DepthCheck check;
-  const bool well_formed = json::sax_parse(note.begin(), note.end(), &check, json::input_format_t::msgpack,
-                                           /*strict=*/true);
+  const bool well_formed =
+      json::sax_parse(note.begin(), note.end(), &check, json::input_format_t::msgpack,
+                      /*strict=*/true);
   if (check.too_deep) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     "metadata note nests deeper than " + std::to_string(kMaxMetadataDepth) + " levels");
+    return MakeError(
+        ISAPACK_STATUS_DATA_CORRUPT,
+        "metadata note nests deeper than " + std::to_string(kMaxMetadataDepth) + " levels");
   }
-  if (!well_formed) return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "metadata note is not valid MessagePack");
+  if (!well_formed)
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "metadata note is not valid MessagePack");
   try {
     return json::from_msgpack(note.begin(), note.end());
   } catch (const json::exception& e) {
@@ -67,17 +72,17 @@ Expected<CodeObjectMetadata> ReadCodeObjectMetadata(std::span<const uint8_t> not
   auto parsed = ParseMetadataNote(note);
   if (!parsed) return parsed.take_error();
   CodeObjectMetadata metadata;
-  if (!parsed->is_object()) return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "metadata note is not a map");
+  if (!parsed->is_object())
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "metadata note is not a map");
   metadata.target = String(*parsed, "amdhsa.target");
   const auto kernels = parsed->find("amdhsa.kernels");
   if (kernels != parsed->end() && kernels->is_array()) {
     for (const json& kernel : *kernels) {
       if (!kernel.is_object()) continue;
-      metadata.kernels.push_back({String(kernel, ".name"), String(kernel, ".symbol"),
-                                  Unsigned(kernel, ".kernarg_segment_size"),
-                                  Unsigned(kernel, ".group_segment_fixed_size"),
-                                  Unsigned(kernel, ".private_segment_fixed_size"),
-                                  Unsigned(kernel, ".wavefront_size")});
+      metadata.kernels.push_back(
+          {String(kernel, ".name"), String(kernel, ".symbol"),
+           Unsigned(kernel, ".kernarg_segment_size"), Unsigned(kernel, ".group_segment_fixed_size"),
+           Unsigned(kernel, ".private_segment_fixed_size"), Unsigned(kernel, ".wavefront_size")});
     }
   }
   return metadata;

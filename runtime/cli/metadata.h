@@ -19,8 +19,8 @@ inline constexpr int kMaxMetadataDepth = 32;
 Expected<nlohmann::json> ParseMetadataNote(std::span<const uint8_t> note);
 
 struct KernelMetadata {
-  std::string name;               // .name
-  std::string symbol;             // .symbol ("<name>.kd")
+  std::string name;    // .name
+  std::string symbol;  // .symbol ("<name>.kd")
   uint64_t kernarg_segment_size = 0;
   uint64_t group_segment_fixed_size = 0;
   uint64_t private_segment_fixed_size = 0;

@@ -26,7 +26,8 @@ struct Outcome {
 // rewritten for the agent's processor (the library decides the same way).
 void NoteRetargeting(const std::vector<TargetId>& isas, Outcome* outcome) {
   TargetId object;
-  if (outcome->entry == ISAPACK_NO_ENTRY || ParseTargetId(outcome->target_id, &object).error != TargetIdError::kOk ||
+  if (outcome->entry == ISAPACK_NO_ENTRY ||
+      ParseTargetId(outcome->target_id, &object).error != TargetIdError::kOk ||
       !object.is_generic()) {
     return;
   }
@@ -48,17 +49,20 @@ Outcome SelectInLibrary(const std::vector<std::string>& isas) {
   for (const std::string& isa : isas) names.push_back(isa.c_str());
   Outcome outcome;
   size_t length = 0;
-  isapack_status_t status = isapack_select(names.data(), names.size(), &outcome.entry, nullptr, 0, &length);
+  isapack_status_t status =
+      isapack_select(names.data(), names.size(), &outcome.entry, nullptr, 0, &length);
   std::string trace(length + 1, '\0');
   isapack_status_free(status);
-  status = isapack_select(names.data(), names.size(), &outcome.entry, trace.data(), trace.size(), nullptr);
+  status = isapack_select(names.data(), names.size(), &outcome.entry, trace.data(), trace.size(),
+                          nullptr);
   trace.resize(length);
   outcome.trace = trace;
   outcome.code = isapack_status_code(status);
   outcome.message = isapack_status_message(status);
   isapack_status_free(status);
   isapack_catalog_entry_info_t info;
-  if (outcome.entry != ISAPACK_NO_ENTRY && isapack_catalog_entry_info(outcome.entry, &info) == nullptr) {
+  if (outcome.entry != ISAPACK_NO_ENTRY &&
+      isapack_catalog_entry_info(outcome.entry, &info) == nullptr) {
     outcome.target_id = info.target_id;
     outcome.code_object_version = info.code_object_version;
   }
@@ -89,7 +93,8 @@ int RunSelect(const SelectOptions& options) {
   for (const std::string& name : options.isa_names) {
     TargetId id;
     const TargetIdParse parse = ParseIsaName(name, &id);
-    if (parse.error != TargetIdError::kOk) return Fail(options.json, kExitUsage, {DescribeTargetIdError(name, parse)});
+    if (parse.error != TargetIdError::kOk)
+      return Fail(options.json, kExitUsage, {DescribeTargetIdError(name, parse)});
     isas.push_back(id);
   }
   // A ROCr with generic support (>= 6.4) lists each processor's generic ISA
@@ -104,7 +109,8 @@ int RunSelect(const SelectOptions& options) {
       if (generic.generic->xnack == FeatureSupport::kSupported) generic.xnack = isa.xnack;
       if (generic.generic->sramecc == FeatureSupport::kSupported) generic.sramecc = isa.sramecc;
       bool present = false;
-      for (const TargetId& existing : isas) present = present || existing.generic == generic.generic;
+      for (const TargetId& existing : isas)
+        present = present || existing.generic == generic.generic;
       if (!present) {
         isas.push_back(generic);
         added.push_back(generic.ToIsaName());
@@ -112,7 +118,8 @@ int RunSelect(const SelectOptions& options) {
     }
   }
   if (isas.size() > kMaxAgentIsas) {
-    return Fail(options.json, kExitUsage, {"an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs"});
+    return Fail(options.json, kExitUsage,
+                {"an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs"});
   }
   std::vector<std::string> isa_names;
   for (const TargetId& isa : isas) isa_names.push_back(isa.ToIsaName());
@@ -124,11 +131,13 @@ int RunSelect(const SelectOptions& options) {
     auto file = OpenSingleInputFile(options.catalog_file, options.max_file_size);
     if (!file) return Fail(options.json, kExitUnreadable, {"--catalog: " + file.error().message});
     auto catalog = CatalogOfFile(file->bytes(), options.catalog_file);
-    if (!catalog) return Fail(options.json, kExitFailure, {"--catalog: " + catalog.error().message});
+    if (!catalog)
+      return Fail(options.json, kExitFailure, {"--catalog: " + catalog.error().message});
     outcome = SelectInCatalog(*catalog, isas);
   }
   NoteRetargeting(isas, &outcome);
-  const char* source = options.catalog_file.empty() ? "this build" : "the catalog of the given file";
+  const char* source =
+      options.catalog_file.empty() ? "this build" : "the catalog of the given file";
   const int exit_code = outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
   if (options.json) {
     nlohmann::json selected = nullptr;
@@ -141,22 +150,26 @@ int RunSelect(const SelectOptions& options) {
         selected["loaded_code_object_version"] = kRetargetCodeObjectVersion;
       }
     }
-    PrintJsonOutcome({{"schema", 1},
-                      {"isa_names", isa_names},
-                      {"generic_isas_assumed", added},
-                      {"selected", selected},
-                      {"selection_status", isapack_status_code_name(outcome.code)},
-                      {"message", outcome.message},
-                      {"trace", outcome.trace}},
-                     exit_code, exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
+    PrintJsonOutcome(
+        {{"schema", 1},
+         {"isa_names", isa_names},
+         {"generic_isas_assumed", added},
+         {"selected", selected},
+         {"selection_status", isapack_status_code_name(outcome.code)},
+         {"message", outcome.message},
+         {"trace", outcome.trace}},
+        exit_code,
+        exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
   } else {
     if (outcome.entry != ISAPACK_NO_ENTRY) {
       std::cout << outcome.target_id;
       if (!outcome.retargeted_to.empty()) {
-        std::cout << ", retargeted to " << outcome.retargeted_to << " for a ROCr without generic support";
+        std::cout << ", retargeted to " << outcome.retargeted_to
+                  << " for a ROCr without generic support";
       }
       std::cout << "\n  " << isa_names.front() << " gets " << outcome.target_id << " (code object v"
-                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source << ")";
+                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source
+                << ")";
       if (!outcome.retargeted_to.empty()) {
         std::cout << ", rewritten at load time as " << outcome.retargeted_to << " (code object v"
                   << kRetargetCodeObjectVersion << ")";

@@ -70,9 +70,11 @@ int RunTargets(const TargetsOptions& options) {
       covered.insert(id.substr(0, id.find(':')));
     }
   }
-  json processors = json::array(), generics = json::array(), families = json::array(), bundles = json::array();
-  std::string text = "Exact targets, what this build covers and the code object a device would load\n"
-                     "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
+  json processors = json::array(), generics = json::array(), families = json::array(),
+       bundles = json::array();
+  std::string text =
+      "Exact targets, what this build covers and the code object a device would load\n"
+      "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
   text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "product\n";
   for (const ProcessorInfo& p : Processors()) {
     const std::string code_object = CodeObjectFor(p);
@@ -82,17 +84,18 @@ int RunTargets(const TargetsOptions& options) {
     char mach[8];
     std::snprintf(mach, sizeof(mach), "0x%02x", p.mach);
     const GenericInfo* generic = GenericOf(p);
-    processors.push_back({{"name", std::string(p.name)},
-                          {"mach", mach},
-                          {"isa_version", isa},
-                          {"xnack", std::string(ToString(p.xnack))},
-                          {"sramecc", std::string(ToString(p.sramecc))},
-                          {"generic", generic ? json(std::string(generic->name)) : json(nullptr)},
-                          {"llvm", p.llvm},
-                          {"llvm_removed", p.llvm_removed ? json(p.llvm_removed) : json(nullptr)},
-                          {"product", std::string(p.product)},
-                          {"covered", is_covered},
-                          {"code_object", code_object.empty() ? json(nullptr) : json(code_object)}});
+    processors.push_back(
+        {{"name", std::string(p.name)},
+         {"mach", mach},
+         {"isa_version", isa},
+         {"xnack", std::string(ToString(p.xnack))},
+         {"sramecc", std::string(ToString(p.sramecc))},
+         {"generic", generic ? json(std::string(generic->name)) : json(nullptr)},
+         {"llvm", p.llvm},
+         {"llvm_removed", p.llvm_removed ? json(p.llvm_removed) : json(nullptr)},
+         {"product", std::string(p.product)},
+         {"covered", is_covered},
+         {"code_object", code_object.empty() ? json(nullptr) : json(code_object)}});
     text += "  " + Pad(std::string(p.name), 9) + Pad(is_covered ? "yes" : "-", 8) +
             Pad(code_object.empty() ? "-" : code_object, 16) + std::string(p.product) + "\n";
   }
@@ -100,7 +103,10 @@ int RunTargets(const TargetsOptions& options) {
   for (const GenericInfo& g : Generics()) {
     char mach[8];
     std::snprintf(mach, sizeof(mach), "0x%02x", g.mach);
-    generics.push_back({{"name", std::string(g.name)}, {"mach", mach}, {"llvm", g.llvm}, {"members", Names(g.members)}});
+    generics.push_back({{"name", std::string(g.name)},
+                        {"mach", mach},
+                        {"llvm", g.llvm},
+                        {"members", Names(g.members)}});
     text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
   }
   text += "\nFamilies (TheRock):\n";

@@ -24,7 +24,8 @@ int RunVerify(const VerifyOptions& options) {
   if (!build.is_object() || !build.contains("code_objects")) {
     failures.push_back("the build info embedded in " + library + " is damaged");
   } else if (build.at("code_objects").size() != count) {
-    failures.push_back("the catalog holds " + std::to_string(count) + " code objects but the build made " +
+    failures.push_back("the catalog holds " + std::to_string(count) +
+                       " code objects but the build made " +
                        std::to_string(build.at("code_objects").size()));
   }
   for (size_t i = 0; i < count; ++i) {
@@ -55,12 +56,14 @@ int RunVerify(const VerifyOptions& options) {
         if (parse.error != TargetIdError::kOk) {
           problems.push_back(DescribeTargetIdError(info.target_id, parse));
         } else {
-          for (std::string& problem : ValidateCodeObject(image, expected)) problems.push_back(std::move(problem));
+          for (std::string& problem : ValidateCodeObject(image, expected))
+            problems.push_back(std::move(problem));
         }
       }
       if (build.is_object() && i < build.at("code_objects").size() &&
           build.at("code_objects")[i].at("target_id").get<std::string>() != info.target_id) {
-        problems.push_back("the build made " + build.at("code_objects")[i].at("target_id").get<std::string>() +
+        problems.push_back("the build made " +
+                           build.at("code_objects")[i].at("target_id").get<std::string>() +
                            " here");
       }
     }
@@ -68,13 +71,18 @@ int RunVerify(const VerifyOptions& options) {
     entry["problems"] = problems;
     entries.push_back(entry);
     for (const std::string& problem : problems) {
-      failures.push_back("entry " + std::to_string(i) + (info.target_id ? std::string(" (") + info.target_id + ")" : "") +
-                         ": " + problem);
+      failures.push_back("entry " + std::to_string(i) +
+                         (info.target_id ? std::string(" (") + info.target_id + ")" : "") + ": " +
+                         problem);
     }
   }
   const bool ok = failures.empty();
   if (options.json) {
-    PrintJsonOutcome({{"schema", 1}, {"library", library}, {"ok", ok}, {"entries", entries}, {"failures", failures}},
+    PrintJsonOutcome({{"schema", 1},
+                      {"library", library},
+                      {"ok", ok},
+                      {"entries", entries},
+                      {"failures", failures}},
                      ok ? kExitOk : kExitFailure, failures);
   } else {
     std::cout << "Verifying the code objects embedded in " << library << ":\n";

@@ -64,13 +64,14 @@ hsa_status_t CollectAgent(hsa_agent_t agent, void* data) {
                                        product)) != HSA_STATUS_SUCCESS ||
       (status = api.hsa_agent_get_info(agent, AmdAgentInfo(HSA_AMD_AGENT_INFO_UUID), uuid)) !=
           HSA_STATUS_SUCCESS ||
-      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_WAVEFRONT_SIZE, &gpu.wavefront_size)) !=
-          HSA_STATUS_SUCCESS ||
-      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, &gpu.workgroup_max_size)) !=
-          HSA_STATUS_SUCCESS ||
-      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &gpu.queue_max_size)) !=
-          HSA_STATUS_SUCCESS ||
-      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_PROFILE, &gpu.profile)) != HSA_STATUS_SUCCESS) {
+      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_WAVEFRONT_SIZE,
+                                       &gpu.wavefront_size)) != HSA_STATUS_SUCCESS ||
+      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE,
+                                       &gpu.workgroup_max_size)) != HSA_STATUS_SUCCESS ||
+      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE,
+                                       &gpu.queue_max_size)) != HSA_STATUS_SUCCESS ||
+      (status = api.hsa_agent_get_info(agent, HSA_AGENT_INFO_PROFILE, &gpu.profile)) !=
+          HSA_STATUS_SUCCESS) {
     return state->failure = status;
   }
   gpu.name = FixedString(name);
@@ -96,9 +97,10 @@ Expected<AgentSet> EnumerateAgents(const HsaLibrary& hsa) {
   IterationState state{&hsa, &set};
   const hsa_status_t status = hsa.api().hsa_iterate_agents(CollectAgent, &state);
   if (status != HSA_STATUS_SUCCESS || state.failure != HSA_STATUS_SUCCESS) {
-    return MakeError(ISAPACK_STATUS_HSA_ERROR,
-                     "enumerating HSA agents failed: " +
-                         hsa.Describe(state.failure != HSA_STATUS_SUCCESS ? state.failure : status));
+    return MakeError(
+        ISAPACK_STATUS_HSA_ERROR,
+        "enumerating HSA agents failed: " +
+            hsa.Describe(state.failure != HSA_STATUS_SUCCESS ? state.failure : status));
   }
   return set;
 }

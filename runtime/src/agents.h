@@ -16,12 +16,12 @@ namespace isapack {
 
 struct GpuAgent {
   hsa_agent_t agent{};
-  uint32_t ordinal = 0;                 // index among GPU agents
-  std::string name;                     // HSA_AGENT_INFO_NAME, e.g. "gfx1103"
-  std::string product;                  // HSA_AMD_AGENT_INFO_PRODUCT_NAME
-  std::string uuid;                     // HSA_AMD_AGENT_INFO_UUID, e.g. "GPU-0e12865a3bf5b7ab"
-  std::vector<std::string> isa_names;   // HSA ISA names, priority order
-  std::vector<TargetId> isas;           // parsed; unparsable names are skipped
+  uint32_t ordinal = 0;                // index among GPU agents
+  std::string name;                    // HSA_AGENT_INFO_NAME, e.g. "gfx1103"
+  std::string product;                 // HSA_AMD_AGENT_INFO_PRODUCT_NAME
+  std::string uuid;                    // HSA_AMD_AGENT_INFO_UUID, e.g. "GPU-0e12865a3bf5b7ab"
+  std::vector<std::string> isa_names;  // HSA ISA names, priority order
+  std::vector<TargetId> isas;          // parsed; unparsable names are skipped
   uint32_t wavefront_size = 0;
   uint32_t workgroup_max_size = 0;
   uint32_t queue_max_size = 0;

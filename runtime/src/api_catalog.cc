@@ -28,7 +28,9 @@ using isapack::ToStatus;
 
 extern "C" {
 
-ISAPACK_API const char* isapack_version(void) { return ISAPACK_VERSION_STRING; }
+ISAPACK_API const char* isapack_version(void) {
+  return ISAPACK_VERSION_STRING;
+}
 
 ISAPACK_API const char* isapack_build_info_json(void) {
   const auto& catalog = EmbeddedCatalog();
@@ -43,7 +45,8 @@ ISAPACK_API size_t isapack_catalog_entry_count(void) {
 ISAPACK_API isapack_status_t isapack_catalog_entry_info(size_t index,
                                                         isapack_catalog_entry_info_t* out_info) {
   if (out_info == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_info is NULL");
-  if (isapack::Status status = isapack::CheckIndex(index); !status) return ToStatus(std::move(status));
+  if (isapack::Status status = isapack::CheckIndex(index); !status)
+    return ToStatus(std::move(status));
   const isapack::CatalogEntry e = EmbeddedCatalog()->entry(index);
   out_info->target_id = e.target_id.data();
   out_info->covers = e.covers.data();
@@ -58,7 +61,8 @@ ISAPACK_API isapack_status_t isapack_catalog_entry_info(size_t index,
 ISAPACK_API isapack_status_t isapack_catalog_entry_extract(size_t index, void* buffer,
                                                            size_t capacity) {
   if (buffer == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "buffer is NULL");
-  if (isapack::Status status = isapack::CheckIndex(index); !status) return ToStatus(std::move(status));
+  if (isapack::Status status = isapack::CheckIndex(index); !status)
+    return ToStatus(std::move(status));
   const isapack::Catalog& catalog = *EmbeddedCatalog();
   const isapack::CatalogEntry e = catalog.entry(index);
   std::span<uint8_t> out(static_cast<uint8_t*>(buffer), capacity);

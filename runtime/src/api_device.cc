@@ -54,8 +54,8 @@ isapack_status_t Guard(Body&& body) {
   }
 }
 
-isapack_status_t StartDispatch(isapack::Expected<isapack::Completion*> started, isapack_completion_t* out,
-                               bool wait) {
+isapack_status_t StartDispatch(isapack::Expected<isapack::Completion*> started,
+                               isapack_completion_t* out, bool wait) {
   if (!started) return ToStatus(started.take_error());
   isapack::Completion* completion = *started;
   isapack::Device* device = completion->device;
@@ -73,8 +73,8 @@ isapack_status_t StartDispatch(isapack::Expected<isapack::Completion*> started, 
 extern "C" {
 
 ISAPACK_API isapack_status_t isapack_select(const char* const* isa_names, size_t isa_count,
-                                            size_t* out_entry, char* trace_buffer, size_t trace_capacity,
-                                            size_t* out_trace_length) {
+                                            size_t* out_entry, char* trace_buffer,
+                                            size_t trace_capacity, size_t* out_trace_length) {
   if (isa_names == nullptr && isa_count != 0) return NullArgument("isa_names");
   if (out_entry == nullptr) return NullArgument("out_entry");
   *out_entry = ISAPACK_NO_ENTRY;
@@ -91,11 +91,13 @@ ISAPACK_API isapack_status_t isapack_select(const char* const* isa_names, size_t
       if (isa_names[i] == nullptr) return NullArgument("an ISA name");
       const isapack::TargetIdParse parse = isapack::ParseIsaName(isa_names[i], &isas[i]);
       if (parse.error != isapack::TargetIdError::kOk) {
-        return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, isapack::DescribeTargetIdError(isa_names[i], parse));
+        return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT,
+                        isapack::DescribeTargetIdError(isa_names[i], parse));
       }
     }
     const std::span<const isapack::TargetId> agent(isas, isa_count);
-    const isapack::Selection selection = isapack::Select(agent, *catalog, {isapack::RetargetAllowed(true)});
+    const isapack::Selection selection =
+        isapack::Select(agent, *catalog, {isapack::RetargetAllowed(true)});
     if (trace_buffer != nullptr || out_trace_length != nullptr) {
       const std::string trace = isapack::FormatTrace(selection, agent, *catalog);
       if (out_trace_length != nullptr) *out_trace_length = trace.size();
@@ -130,8 +132,8 @@ ISAPACK_API isapack_status_t isapack_device_create(const isapack_device_options_
   if (options == nullptr) options = &defaults;
   if (options->struct_size != sizeof(isapack_device_options_t)) {
     return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT,
-                    "options->struct_size is " + std::to_string(options->struct_size) + ", expected " +
-                        std::to_string(sizeof(isapack_device_options_t)) +
+                    "options->struct_size is " + std::to_string(options->struct_size) +
+                        ", expected " + std::to_string(sizeof(isapack_device_options_t)) +
                         "; initialise options with isapack_device_options_init");
   }
   return Guard([&]() -> isapack_status_t {
@@ -142,9 +144,12 @@ ISAPACK_API isapack_status_t isapack_device_create(const isapack_device_options_
   });
 }
 
-ISAPACK_API void isapack_device_destroy(isapack_device_t device) { delete device; }
+ISAPACK_API void isapack_device_destroy(isapack_device_t device) {
+  delete device;
+}
 
-ISAPACK_API isapack_status_t isapack_device_info(isapack_device_t device, isapack_device_info_t* out_info) {
+ISAPACK_API isapack_status_t isapack_device_info(isapack_device_t device,
+                                                 isapack_device_info_t* out_info) {
   if (device == nullptr) return NullArgument("device");
   if (out_info == nullptr) return NullArgument("out_info");
   device->device->FillInfo(out_info);
@@ -172,35 +177,43 @@ ISAPACK_API isapack_status_t isapack_device_free(isapack_device_t device, void* 
 ISAPACK_API isapack_status_t isapack_device_fill(isapack_device_t device, void* dst, size_t length,
                                                  uint64_t pattern, uint32_t pattern_width) {
   if (device == nullptr) return NullArgument("device");
-  return Guard([&] { return StartDispatch(device->device->Fill(dst, length, pattern, pattern_width), nullptr, true); });
+  return Guard([&] {
+    return StartDispatch(device->device->Fill(dst, length, pattern, pattern_width), nullptr, true);
+  });
 }
 
-ISAPACK_API isapack_status_t isapack_device_copy(isapack_device_t device, void* dst, const void* src,
-                                                 size_t length) {
+ISAPACK_API isapack_status_t isapack_device_copy(isapack_device_t device, void* dst,
+                                                 const void* src, size_t length) {
   if (device == nullptr) return NullArgument("device");
-  return Guard([&] { return StartDispatch(device->device->Copy(dst, src, length), nullptr, true); });
+  return Guard(
+      [&] { return StartDispatch(device->device->Copy(dst, src, length), nullptr, true); });
 }
 
-ISAPACK_API isapack_status_t isapack_device_fill_async(isapack_device_t device, void* dst, size_t length,
-                                                       uint64_t pattern, uint32_t pattern_width,
+ISAPACK_API isapack_status_t isapack_device_fill_async(isapack_device_t device, void* dst,
+                                                       size_t length, uint64_t pattern,
+                                                       uint32_t pattern_width,
                                                        isapack_completion_t* out_completion) {
   if (device == nullptr) return NullArgument("device");
   if (out_completion == nullptr) return NullArgument("out_completion");
   *out_completion = nullptr;
   return Guard([&] {
-    return StartDispatch(device->device->Fill(dst, length, pattern, pattern_width), out_completion, false);
+    return StartDispatch(device->device->Fill(dst, length, pattern, pattern_width), out_completion,
+                         false);
   });
 }
 
-ISAPACK_API isapack_status_t isapack_device_copy_async(isapack_device_t device, void* dst, const void* src,
-                                                       size_t length, isapack_completion_t* out_completion) {
+ISAPACK_API isapack_status_t isapack_device_copy_async(isapack_device_t device, void* dst,
+                                                       const void* src, size_t length,
+                                                       isapack_completion_t* out_completion) {
   if (device == nullptr) return NullArgument("device");
   if (out_completion == nullptr) return NullArgument("out_completion");
   *out_completion = nullptr;
-  return Guard([&] { return StartDispatch(device->device->Copy(dst, src, length), out_completion, false); });
+  return Guard(
+      [&] { return StartDispatch(device->device->Copy(dst, src, length), out_completion, false); });
 }
 
-ISAPACK_API isapack_status_t isapack_completion_wait(isapack_completion_t completion, uint32_t timeout_ms) {
+ISAPACK_API isapack_status_t isapack_completion_wait(isapack_completion_t completion,
+                                                     uint32_t timeout_ms) {
   if (completion == nullptr) return NullArgument("completion");
   return ToStatus(completion->completion->device->Wait(completion->completion, timeout_ms));
 }
@@ -211,19 +224,22 @@ ISAPACK_API void isapack_completion_release(isapack_completion_t completion) {
   delete completion;
 }
 
-ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device, isapack_probe_report_t* out_report) {
+ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device,
+                                                  isapack_probe_report_t* out_report) {
   if (device == nullptr) return NullArgument("device");
   if (out_report == nullptr) return NullArgument("out_report");
   return Guard([&] { return ToStatus(device->device->Probe(out_report)); });
 }
 
-ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path, isapack_agent_list_t* out_list) {
+ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path,
+                                                       isapack_agent_list_t* out_list) {
   if (out_list == nullptr) return NullArgument("out_list");
   *out_list = nullptr;
   return Guard([&]() -> isapack_status_t {
     auto hsa = isapack::HsaLibrary::Load(libhsa_path);
     if (!hsa) return ToStatus(hsa.take_error());
-    if (isapack::Status status = isapack::InitializeHsa(**hsa); !status) return ToStatus(std::move(status));
+    if (isapack::Status status = isapack::InitializeHsa(**hsa); !status)
+      return ToStatus(std::move(status));
     auto agents = isapack::EnumerateAgents(**hsa);
     (*hsa)->api().hsa_shut_down();
     if (!agents) return ToStatus(agents.take_error());
@@ -235,7 +251,8 @@ ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path, 
       for (const std::string& name : gpu.isa_names) {
         entry.isa_names += (entry.isa_names.empty() ? "" : " ") + name;
       }
-      const isapack::Selection selection = isapack::Select(gpu.isas, *catalog, {isapack::RetargetAllowed(true)});
+      const isapack::Selection selection =
+          isapack::Select(gpu.isas, *catalog, {isapack::RetargetAllowed(true)});
       entry.trace = isapack::FormatTrace(selection, gpu.isas, *catalog);
       if (selection.ok()) {
         entry.code_object = std::string(catalog->entry(selection.entry).target_id);
@@ -283,9 +300,12 @@ ISAPACK_API const char* isapack_agent_list_hsa_library(isapack_agent_list_t list
 }
 
 ISAPACK_API const char* isapack_agent_list_simulation(isapack_agent_list_t list) {
-  return list == nullptr || list->hsa->simulation().empty() ? nullptr : list->hsa->simulation().c_str();
+  return list == nullptr || list->hsa->simulation().empty() ? nullptr
+                                                            : list->hsa->simulation().c_str();
 }
 
-ISAPACK_API void isapack_agent_list_free(isapack_agent_list_t list) { delete list; }
+ISAPACK_API void isapack_agent_list_free(isapack_agent_list_t list) {
+  delete list;
+}
 
 }  // extern "C"

@@ -52,7 +52,8 @@ uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end) {
 
 Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   if (image.size() < sizeof(format::FileHeader)) {
-    return Corrupt("image of " + std::to_string(image.size()) + " bytes is shorter than its header");
+    return Corrupt("image of " + std::to_string(image.size()) +
+                   " bytes is shorter than its header");
   }
   format::FileHeader header;
   std::memcpy(&header, image.data(), sizeof(header));
@@ -132,9 +133,8 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   if (!catalog.dictionary_.empty()) {
     ZSTD_DDict* ddict = ZSTD_createDDict(catalog.dictionary_.data(), catalog.dictionary_.size());
     if (ddict == nullptr) return Corrupt("its zstd dictionary cannot be loaded");
-    catalog.ddict_ = std::shared_ptr<const ZSTD_DDict>(ddict, [](const ZSTD_DDict* d) {
-      ZSTD_freeDDict(const_cast<ZSTD_DDict*>(d));
-    });
+    catalog.ddict_ = std::shared_ptr<const ZSTD_DDict>(
+        ddict, [](const ZSTD_DDict* d) { ZSTD_freeDDict(const_cast<ZSTD_DDict*>(d)); });
   }
   return catalog;
 }
@@ -160,8 +160,8 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
     return MakeError(ISAPACK_STATUS_NOT_FOUND, "catalog has no entry " + std::to_string(index));
   }
   const CatalogEntry e = entry(index);
-  const std::string where = "catalog entry " + std::to_string(index) + " (" +
-                            std::string(e.target_id) + "): ";
+  const std::string where =
+      "catalog entry " + std::to_string(index) + " (" + std::string(e.target_id) + "): ";
   if (out.size() < e.uncompressed_size) {
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
                      where + "needs a buffer of " + std::to_string(e.uncompressed_size) + " bytes");
@@ -171,8 +171,9 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   const uint64_t payload_hash = XXH3_64bits(e.payload.data(), e.payload.size());
   if (payload_hash != e.payload_xxh3_64) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "compressed bytes fail their XXH3-64 check (expected " + Hex(e.payload_xxh3_64) +
-                         ", got " + Hex(payload_hash) + "); the data is damaged");
+                     where + "compressed bytes fail their XXH3-64 check (expected " +
+                         Hex(e.payload_xxh3_64) + ", got " + Hex(payload_hash) +
+                         "); the data is damaged");
   }
   const unsigned long long declared = ZSTD_getFrameContentSize(e.payload.data(), e.payload.size());
   if (declared != e.uncompressed_size) {
@@ -188,16 +189,18 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   // One decompression context per thread, kept: creating one costs more than
   // decompressing a code object.
   thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
-  if (!dctx) return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where + "cannot allocate a zstd context");
+  if (!dctx)
+    return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where + "cannot allocate a zstd context");
   const size_t size =
       e.uses_dictionary
-          ? ZSTD_decompress_usingDDict(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(),
-                                       e.payload.size(), ddict_.get())
-          : ZSTD_decompressDCtx(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(), e.payload.size());
+          ? ZSTD_decompress_usingDDict(dctx.get(), out.data(), e.uncompressed_size,
+                                       e.payload.data(), e.payload.size(), ddict_.get())
+          : ZSTD_decompressDCtx(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(),
+                                e.payload.size());
   if (ZSTD_isError(size)) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where + "zstd decompression failed (" +
-                                                      ZSTD_getErrorName(size) +
-                                                      "); the data is damaged");
+    return MakeError(
+        ISAPACK_STATUS_DATA_CORRUPT,
+        where + "zstd decompression failed (" + ZSTD_getErrorName(size) + "); the data is damaged");
   }
   if (size != e.uncompressed_size) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
@@ -206,9 +209,9 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   }
   const uint64_t hash = XXH3_64bits(out.data(), size);
   if (hash != e.xxh3_64) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "fails its XXH3-64 check (expected " + Hex(e.xxh3_64) + ", got " +
-                         Hex(hash) + "); the data is damaged");
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where + "fails its XXH3-64 check (expected " +
+                                                      Hex(e.xxh3_64) + ", got " + Hex(hash) +
+                                                      "); the data is damaged");
   }
   return {};
 }

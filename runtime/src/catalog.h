@@ -18,9 +18,9 @@ namespace isapack {
 
 // Strings point into the catalog and are NUL-terminated there.
 struct CatalogEntry {
-  std::string_view target_id;    // "gfx11-generic"
-  std::string_view covers;       // "gfx1100 gfx1101 ..."
-  uint32_t e_flags = 0;          // ELF e_flags
+  std::string_view target_id;  // "gfx11-generic"
+  std::string_view covers;     // "gfx1100 gfx1101 ..."
+  uint32_t e_flags = 0;        // ELF e_flags
   unsigned code_object_version = 0;
   bool uses_dictionary = false;
   std::span<const uint8_t> payload;  // the zstd frame

@@ -26,29 +26,29 @@ inline constexpr uint64_t kMaxCodeObjectSize = uint64_t{64} << 20;
 inline constexpr uint16_t kEntryUsesDictionary = 1;
 
 struct FileHeader {
-  char magic[8];               // kMagic
-  uint32_t format_version;     // kFormatVersion
-  uint32_t header_size;        // sizeof(FileHeader)
-  uint32_t entry_count;        // number of Entry records
-  uint32_t entry_size;         // sizeof(Entry)
-  uint64_t total_size;         // bytes of the whole catalog
-  uint64_t strings_offset;     // string table
+  char magic[8];            // kMagic
+  uint32_t format_version;  // kFormatVersion
+  uint32_t header_size;     // sizeof(FileHeader)
+  uint32_t entry_count;     // number of Entry records
+  uint32_t entry_size;      // sizeof(Entry)
+  uint64_t total_size;      // bytes of the whole catalog
+  uint64_t strings_offset;  // string table
   uint64_t strings_size;
   uint64_t dictionary_offset;  // zstd dictionary (0 and 0 when none)
   uint64_t dictionary_size;
   uint32_t build_info_offset;  // build info JSON within the string table
   uint32_t build_info_length;
-  uint32_t zstd_level;         // compression level the payloads used
-  uint32_t reserved0;          // zero
-  uint64_t toc_hash;           // XXH3-64 of header (this field zero), entries, strings, dictionary
-  uint64_t reserved1;          // zero
+  uint32_t zstd_level;  // compression level the payloads used
+  uint32_t reserved0;   // zero
+  uint64_t toc_hash;    // XXH3-64 of header (this field zero), entries, strings, dictionary
+  uint64_t reserved1;   // zero
 };
 static_assert(sizeof(FileHeader) == 96);
 
 struct Entry {
-  uint32_t target_id_offset;     // code object target ID, within the string table
+  uint32_t target_id_offset;  // code object target ID, within the string table
   uint32_t target_id_length;
-  uint32_t covers_offset;        // covered exact target IDs, space separated
+  uint32_t covers_offset;  // covered exact target IDs, space separated
   uint32_t covers_length;
   uint32_t e_flags;              // ELF e_flags of the code object
   uint16_t code_object_version;  // 4, 5 or 6

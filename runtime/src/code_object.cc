@@ -39,7 +39,8 @@ struct Section {
 // The section headers, bounds-checked.
 Expected<std::vector<Section>> ReadSections(std::span<const uint8_t> image) {
   if (image.size() < kEhdrSize) {
-    return Corrupt("file of " + std::to_string(image.size()) + " bytes is shorter than an ELF64 header");
+    return Corrupt("file of " + std::to_string(image.size()) +
+                   " bytes is shorter than an ELF64 header");
   }
   const uint64_t shoff = Load<uint64_t>(image, 0x28);
   const uint16_t shentsize = Load<uint16_t>(image, 0x3a);
@@ -109,8 +110,13 @@ Expected<CodeObjectHeader> ReadCodeObjectHeader(std::span<const uint8_t> image) 
     return Corrupt("file is " + std::to_string(image.size()) +
                    " bytes, shorter than an ELF64 header (64 bytes)");
   }
-  if (std::memcmp(image.data(), "\x7f" "ELF", 4) != 0) return Corrupt("not an ELF file");
-  if (image[4] != 2) return Corrupt("not a 64-bit ELF file (EI_CLASS " + std::to_string(image[4]) + ")");
+  if (std::memcmp(image.data(),
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
+    return Corrupt("not an ELF file");
+  if (image[4] != 2)
+    return Corrupt("not a 64-bit ELF file (EI_CLASS " + std::to_string(image[4]) + ")");
   if (image[5] != 1) return Corrupt("not a little-endian ELF file");
   CodeObjectHeader h;
   h.os_abi = image[7];
@@ -119,7 +125,8 @@ Expected<CodeObjectHeader> ReadCodeObjectHeader(std::span<const uint8_t> image) 
   h.machine = Load<uint16_t>(image, 0x12);
   h.flags = Load<uint32_t>(image, 0x30);
   h.mach = static_cast<uint8_t>(h.flags & 0xff);
-  if (h.os_abi == kElfOsAbiAmdgpuHsa) h.code_object_version = CodeObjectVersionFromAbi(h.abi_version);
+  if (h.os_abi == kElfOsAbiAmdgpuHsa)
+    h.code_object_version = CodeObjectVersionFromAbi(h.abi_version);
   if (h.code_object_version >= 4) {
     h.xnack = DecodeFeatureV4((h.flags >> 8) & 3);
     h.sramecc = DecodeFeatureV4((h.flags >> 10) & 3);
@@ -178,7 +185,8 @@ Expected<std::vector<CodeObjectSymbol>> ReadSymbols(std::span<const uint8_t> ima
   const Section& strings = (*sections)[table->link];
   if (strings.type == kShtNobits) return Corrupt("ELF symbol string table has no contents");
   const size_t count = table->size / kSymSize;
-  if (count > kMaxSymbols) return Corrupt("ELF symbol table has " + std::to_string(count) + " entries");
+  if (count > kMaxSymbols)
+    return Corrupt("ELF symbol table has " + std::to_string(count) + " entries");
   const auto names = image.subspan(strings.offset, strings.size);
   for (size_t i = 0; i < count; ++i) {
     const size_t at = table->offset + i * kSymSize;
@@ -216,7 +224,8 @@ Expected<bool> ForEachNote(std::span<const uint8_t> image, Visit&& visit) {
       const uint64_t name_at = at + 12;
       const uint64_t desc_at = name_at + ((uint64_t{name_size} + 3) & ~uint64_t{3});
       const uint64_t next = desc_at + ((uint64_t{desc_size} + 3) & ~uint64_t{3});
-      if (!InBounds(name_at, name_size, notes.size()) || !InBounds(desc_at, desc_size, notes.size())) {
+      if (!InBounds(name_at, name_size, notes.size()) ||
+          !InBounds(desc_at, desc_size, notes.size())) {
         return Corrupt("ELF note runs past the end of its section");
       }
       std::string_view owner(reinterpret_cast<const char*>(notes.data() + name_at), name_size);
@@ -233,11 +242,12 @@ Expected<bool> ForEachNote(std::span<const uint8_t> image, Visit&& visit) {
 
 Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> image) {
   std::span<const uint8_t> found;
-  auto visited = ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
-    if (owner != "AMDGPU" || type != kNtAmdgpuMetadata) return false;
-    found = desc;
-    return true;
-  });
+  auto visited =
+      ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
+        if (owner != "AMDGPU" || type != kNtAmdgpuMetadata) return false;
+        found = desc;
+        return true;
+      });
   if (!visited) return visited.take_error();
   return found;
 }
@@ -247,31 +257,35 @@ Expected<LegacyCodeObjectInfo> ReadLegacyCodeObjectInfo(std::span<const uint8_t>
   constexpr uint32_t kNtAmdHsaIsaVersion = 3;
   LegacyCodeObjectInfo info;
   bool have_isa = false;
-  auto visited = ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
-    if (owner != "AMD") return false;
-    if (type == kNtAmdHsaCodeObjectVersion && desc.size() >= 8) {
-      info.code_object_major = Load<uint32_t>(desc, 0);
-      info.code_object_minor = Load<uint32_t>(desc, 4);
-    } else if (type == kNtAmdHsaIsaVersion && desc.size() >= 16) {
-      // u16 vendor name size, u16 architecture name size, u32 major, minor, stepping.
-      info.isa = {static_cast<uint8_t>(Load<uint32_t>(desc, 4)), static_cast<uint8_t>(Load<uint32_t>(desc, 8)),
-                  static_cast<uint8_t>(Load<uint32_t>(desc, 12))};
-      have_isa = true;
-    }
-    return false;
-  });
+  auto visited =
+      ForEachNote(image, [&](std::string_view owner, uint32_t type, std::span<const uint8_t> desc) {
+        if (owner != "AMD") return false;
+        if (type == kNtAmdHsaCodeObjectVersion && desc.size() >= 8) {
+          info.code_object_major = Load<uint32_t>(desc, 0);
+          info.code_object_minor = Load<uint32_t>(desc, 4);
+        } else if (type == kNtAmdHsaIsaVersion && desc.size() >= 16) {
+          // u16 vendor name size, u16 architecture name size, u32 major, minor, stepping.
+          info.isa = {static_cast<uint8_t>(Load<uint32_t>(desc, 4)),
+                      static_cast<uint8_t>(Load<uint32_t>(desc, 8)),
+                      static_cast<uint8_t>(Load<uint32_t>(desc, 12))};
+          have_isa = true;
+        }
+        return false;
+      });
   if (!visited) return visited.take_error();
-  if (!have_isa) return Corrupt("the code object names no ISA: it has no NT_AMD_HSA_ISA_VERSION note");
+  if (!have_isa)
+    return Corrupt("the code object names no ISA: it has no NT_AMD_HSA_ISA_VERSION note");
   for (const ProcessorInfo& p : Processors()) {
-    if (p.isa.major == info.isa.major && p.isa.minor == info.isa.minor && p.isa.stepping == info.isa.stepping) {
+    if (p.isa.major == info.isa.major && p.isa.minor == info.isa.minor &&
+        p.isa.stepping == info.isa.stepping) {
       info.processor = &p;
     }
   }
   return info;
 }
 
-Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image,
-                                                 uint64_t address, uint64_t size) {
+Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image, uint64_t address,
+                                                 uint64_t size) {
   auto sections = ReadSections(image);
   if (!sections) return sections.take_error();
   for (const Section& s : *sections) {
@@ -331,7 +345,8 @@ Expected<size_t> ElfImageSize(std::span<const uint8_t> image) {
       const size_t at = phoff + size_t{i} * 56;
       const uint64_t offset = Load<uint64_t>(image, at + 8);
       const uint64_t file_size = Load<uint64_t>(image, at + 32);
-      if (!InBounds(offset, file_size, image.size())) return Corrupt("ELF segment lies outside the file");
+      if (!InBounds(offset, file_size, image.size()))
+        return Corrupt("ELF segment lies outside the file");
       end = std::max(end, offset + file_size);
     }
   }
@@ -377,8 +392,8 @@ std::vector<std::string> ValidateCodeObject(std::span<const uint8_t> image,
                            FeatureSetting requested) {
     // Always-on features (gfx125x xnack) have no trustworthy bits.
     if (support == FeatureSupport::kAlways) return;
-    const FeatureSetting wanted = support == FeatureSupport::kNone ? FeatureSetting::kUnsupported
-                                                                   : requested;
+    const FeatureSetting wanted =
+        support == FeatureSupport::kNone ? FeatureSetting::kUnsupported : requested;
     if (actual != wanted) {
       problems.push_back(std::string(feature) + " is " + std::string(ToString(actual)) +
                          ", expected " + std::string(ToString(wanted)));

@@ -22,16 +22,16 @@ inline constexpr uint16_t kElfTypeDyn = 3;          // ET_DYN
 
 // The fields of an AMDGPU ELF header that identify its target.
 struct CodeObjectHeader {
-  uint16_t type = 0;                    // e_type
-  uint16_t machine = 0;                 // e_machine
-  uint8_t os_abi = 0;                   // e_ident[EI_OSABI]
-  uint8_t abi_version = 0;              // e_ident[EI_ABIVERSION]
-  uint32_t flags = 0;                   // e_flags
-  unsigned code_object_version = 0;     // 3..6 from abi_version; 0 when unknown
-  uint8_t mach = 0;                     // e_flags & 0xff
+  uint16_t type = 0;                                      // e_type
+  uint16_t machine = 0;                                   // e_machine
+  uint8_t os_abi = 0;                                     // e_ident[EI_OSABI]
+  uint8_t abi_version = 0;                                // e_ident[EI_ABIVERSION]
+  uint32_t flags = 0;                                     // e_flags
+  unsigned code_object_version = 0;                       // 3..6 from abi_version; 0 when unknown
+  uint8_t mach = 0;                                       // e_flags & 0xff
   FeatureSetting xnack = FeatureSetting::kUnsupported;    // e_flags 9:8 (v4+)
   FeatureSetting sramecc = FeatureSetting::kUnsupported;  // e_flags 11:10 (v4+)
-  uint8_t generic_version = 0;          // e_flags 31:24 (v6); 0 for exact targets
+  uint8_t generic_version = 0;                            // e_flags 31:24 (v6); 0 for exact targets
 };
 
 // The code object version an ELF ABI version encodes (1→3 … 4→6), or 0.
@@ -64,15 +64,15 @@ Expected<std::span<const uint8_t>> FindMetadataNote(std::span<const uint8_t> ima
 
 // Reads `size` bytes at virtual address `address` (a kernel descriptor, say),
 // through the section that holds it.
-Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image,
-                                                 uint64_t address, uint64_t size);
+Expected<std::span<const uint8_t>> ReadAtAddress(std::span<const uint8_t> image, uint64_t address,
+                                                 uint64_t size);
 
 // What code objects v1 and v2 (ELF ABI version 0) say about themselves in
 // their "AMD" notes: NT_AMD_HSA_CODE_OBJECT_VERSION and NT_AMD_HSA_ISA_VERSION.
 struct LegacyCodeObjectInfo {
   unsigned code_object_major = 0;  // 1 or 2
   unsigned code_object_minor = 0;
-  IsaVersion isa{};                // e.g. 7.0.0
+  IsaVersion isa{};                          // e.g. 7.0.0
   const ProcessorInfo* processor = nullptr;  // from the ISA version, if known
 };
 
@@ -84,7 +84,7 @@ struct ElfSection {
   uint32_t type = 0;      // SHT_*
   uint64_t flags = 0;
   uint64_t address = 0;
-  uint64_t offset = 0;    // file offset (meaningless for SHT_NOBITS)
+  uint64_t offset = 0;  // file offset (meaningless for SHT_NOBITS)
   uint64_t size = 0;
 };
 

@@ -42,8 +42,10 @@ std::string LoadRejectionHint(hsa_status_t status, const std::string& target, un
   switch (status) {
     case HSA_STATUS_ERROR_INVALID_CODE_OBJECT:
       return "this HSA runtime cannot read code object v" + std::to_string(version) +
-             " (v6 needs ROCr >= 6.2, generic code objects ROCr >= 6.4, v5 ROCr >= 5.0); upgrade ROCm "
-             "or rebuild with ISAPACK_CODE_OBJECT_MODE=exact and an older ISAPACK_CODE_OBJECT_VERSION";
+             " (v6 needs ROCr >= 6.2, generic code objects ROCr >= 6.4, v5 ROCr >= 5.0); upgrade "
+             "ROCm "
+             "or rebuild with ISAPACK_CODE_OBJECT_MODE=exact and an older "
+             "ISAPACK_CODE_OBJECT_VERSION";
     case HSA_STATUS_ERROR_INVALID_ISA_NAME:
       return "this HSA runtime does not know the ISA " + target +
              "; it predates the target (generic targets need ROCr >= 6.4): upgrade ROCm or rebuild "
@@ -72,15 +74,16 @@ hsa_status_t FindPool(hsa_amd_memory_pool_t pool, void* data) {
   if (search->api->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) !=
           HSA_STATUS_SUCCESS ||
       segment != HSA_AMD_SEGMENT_GLOBAL ||
-      search->api->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags) !=
-          HSA_STATUS_SUCCESS ||
-      search->api->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
-                                                &allowed) != HSA_STATUS_SUCCESS ||
+      search->api->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
+                                                &flags) != HSA_STATUS_SUCCESS ||
+      search->api->hsa_amd_memory_pool_get_info(
+          pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &allowed) != HSA_STATUS_SUCCESS ||
       !allowed) {
     return HSA_STATUS_SUCCESS;
   }
-  const bool match = search->want_kernarg ? (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) != 0
-                                          : (flags & search->want_flag) != 0;
+  const bool match = search->want_kernarg
+                         ? (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) != 0
+                         : (flags & search->want_flag) != 0;
   if (match && !search->has) {
     search->found = pool;
     search->has = true;
@@ -107,7 +110,8 @@ Expected<std::unique_ptr<Device>> Device::Create(const isapack_device_options_t&
 }
 
 Status Device::Initialize(const isapack_device_options_t& options) {
-  dispatch_timeout_ms_ = options.dispatch_timeout_ms ? options.dispatch_timeout_ms : kDefaultTimeoutMs;
+  dispatch_timeout_ms_ =
+      options.dispatch_timeout_ms ? options.dispatch_timeout_ms : kDefaultTimeoutMs;
   disable_retarget_ = options.disable_retarget != 0;
   auto library = HsaLibrary::Load(options.libhsa_path);
   if (!library) return library.take_error();
@@ -118,16 +122,18 @@ Status Device::Initialize(const isapack_device_options_t& options) {
   auto agents = EnumerateAgents(*hsa_);
   if (!agents) return agents.take_error();
   if (agents->gpus.empty()) {
-    return MakeError(ISAPACK_STATUS_NO_DEVICE,
-                     "the HSA runtime (" + hsa_->path() +
-                         ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
-                         "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
+    return MakeError(
+        ISAPACK_STATUS_NO_DEVICE,
+        "the HSA runtime (" + hsa_->path() +
+            ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
+            "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
   }
-  if (!agents->has_cpu) return MakeError(ISAPACK_STATUS_HSA_ERROR, "the HSA runtime reports no CPU agent");
+  if (!agents->has_cpu)
+    return MakeError(ISAPACK_STATUS_HSA_ERROR, "the HSA runtime reports no CPU agent");
   std::string available;
   for (const GpuAgent& gpu : agents->gpus) {
-    available += (available.empty() ? "" : ", ") + std::to_string(gpu.ordinal) + ": " + gpu.uuid + " (" +
-                 gpu.name + ")";
+    available += (available.empty() ? "" : ", ") + std::to_string(gpu.ordinal) + ": " + gpu.uuid +
+                 " (" + gpu.name + ")";
   }
   const GpuAgent* chosen = nullptr;
   if (options.agent_uuid != nullptr && options.agent_uuid[0] != '\0') {
@@ -135,18 +141,21 @@ Status Device::Initialize(const isapack_device_options_t& options) {
       if (gpu.uuid == options.agent_uuid) chosen = &gpu;
     }
     if (chosen == nullptr) {
-      return MakeError(ISAPACK_STATUS_NOT_FOUND, "no GPU agent has UUID '" + std::string(options.agent_uuid) +
+      return MakeError(ISAPACK_STATUS_NOT_FOUND, "no GPU agent has UUID '" +
+                                                     std::string(options.agent_uuid) +
                                                      "'; the agents are " + available);
     }
   } else if (options.agent_ordinal < agents->gpus.size()) {
     chosen = &agents->gpus[options.agent_ordinal];
   } else {
-    return MakeError(ISAPACK_STATUS_NOT_FOUND, "GPU agent ordinal " + std::to_string(options.agent_ordinal) +
+    return MakeError(ISAPACK_STATUS_NOT_FOUND, "GPU agent ordinal " +
+                                                   std::to_string(options.agent_ordinal) +
                                                    " does not exist; the agents are " + available);
   }
   agent_ = *chosen;
   cpu_agent_ = agents->cpu;
-  for (const std::string& name : agent_.isa_names) isa_names_ += (isa_names_.empty() ? "" : " ") + name;
+  for (const std::string& name : agent_.isa_names)
+    isa_names_ += (isa_names_.empty() ? "" : " ") + name;
 
   if (Status status = SelectAndLoad(); !status) return status;
   if (Status status = ResolveKernels(); !status) return status;
@@ -158,14 +167,16 @@ Status Device::Initialize(const isapack_device_options_t& options) {
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
                      "queue_packets is " + std::to_string(packets) + "; use a power of two");
   }
-  hsa_status_t status = hsa_->api().hsa_queue_create(agent_.agent, packets, HSA_QUEUE_TYPE_MULTI, nullptr,
-                                                     nullptr, UINT32_MAX, UINT32_MAX, &queue_);
+  hsa_status_t status =
+      hsa_->api().hsa_queue_create(agent_.agent, packets, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr,
+                                   UINT32_MAX, UINT32_MAX, &queue_);
   if (status != HSA_STATUS_SUCCESS) {
     queue_ = nullptr;
     return Hsa(*hsa_, "creating an AQL queue on " + agent_.name, status);
   }
   uint64_t frequency = 0;
-  if (hsa_->api().hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) == HSA_STATUS_SUCCESS &&
+  if (hsa_->api().hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) ==
+          HSA_STATUS_SUCCESS &&
       frequency != 0) {
     timestamp_frequency_ = frequency;
   }
@@ -177,7 +188,8 @@ Status Device::SelectAndLoad() {
   if (!catalog) return catalog.error();
   // Decompress only the chosen object; check its hash and its ELF header
   // against the agent before HSA sees a byte.
-  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product, {RetargetAllowed(!disable_retarget_)});
+  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product,
+                                    {RetargetAllowed(!disable_retarget_)});
   if (!prepared) return prepared.take_error();
   const Selection& selection = prepared->selection;
   selection_trace_ = FormatTrace(selection, agent_.isas, *catalog);
@@ -189,32 +201,37 @@ Status Device::SelectAndLoad() {
 
   const HsaApi& api = hsa_->api();
   hsa_code_object_reader_t reader;
-  hsa_status_t status = api.hsa_code_object_reader_create_from_memory(image.data(), image.size(), &reader);
+  hsa_status_t status =
+      api.hsa_code_object_reader_create_from_memory(image.data(), image.size(), &reader);
   if (status != HSA_STATUS_SUCCESS) return Hsa(*hsa_, "creating a code object reader", status);
-  status = api.hsa_executable_create_alt(agent_.profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, "",
-                                         &executable_);
+  status = api.hsa_executable_create_alt(agent_.profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                         "", &executable_);
   if (status != HSA_STATUS_SUCCESS) {
     api.hsa_code_object_reader_destroy(reader);
     return Hsa(*hsa_, "creating an executable", status);
   }
   executable_created_ = true;
-  status = api.hsa_executable_load_agent_code_object(executable_, agent_.agent, reader, "", nullptr);
+  status =
+      api.hsa_executable_load_agent_code_object(executable_, agent_.agent, reader, "", nullptr);
   if (status == HSA_STATUS_SUCCESS) status = api.hsa_executable_freeze(executable_, "");
   api.hsa_code_object_reader_destroy(reader);
   if (status == HSA_STATUS_ERROR_INVALID_AGENT) {
-    return MakeError(ISAPACK_STATUS_NO_DEVICE, "the GPU agent " + agent_.name + " (" + agent_.uuid +
-                                                   ") went away while its code object was loading: " +
-                                                   hsa_->Describe(status));
+    return MakeError(
+        ISAPACK_STATUS_NO_DEVICE,
+        "the GPU agent " + agent_.name + " (" + agent_.uuid +
+            ") went away while its code object was loading: " + hsa_->Describe(status));
   }
   if (status != HSA_STATUS_SUCCESS) {
     // A retargeted object reaches HSA as the agent's exact target, v5.
-    const std::string loaded = selection.retargeted ? std::string(entry.target_id) + " retargeted to " +
-                                                          selection.retargeted_to.ToString()
-                                                    : code_object_;
-    const unsigned version = selection.retargeted ? kRetargetCodeObjectVersion : entry.code_object_version;
+    const std::string loaded =
+        selection.retargeted
+            ? std::string(entry.target_id) + " retargeted to " + selection.retargeted_to.ToString()
+            : code_object_;
+    const unsigned version =
+        selection.retargeted ? kRetargetCodeObjectVersion : entry.code_object_version;
     return MakeError(ISAPACK_STATUS_LOAD_REJECTED,
-                     "loading " + loaded + " (code object v" + std::to_string(version) + ") on " + agent_.name +
-                         " failed: " + hsa_->Describe(status) + "; " +
+                     "loading " + loaded + " (code object v" + std::to_string(version) + ") on " +
+                         agent_.name + " failed: " + hsa_->Describe(status) + "; " +
                          LoadRejectionHint(status, loaded, version, isa_names_));
   }
   return {};
@@ -225,8 +242,10 @@ Status Device::ResolveKernels() {
   for (int i = 0; i < ISAPACK_KERNEL_COUNT; ++i) {
     const char* name = isapack_kernel_descriptor_names[i];
     hsa_executable_symbol_t symbol;
-    hsa_status_t status = api.hsa_executable_get_symbol_by_name(executable_, name, &agent_.agent, &symbol);
-    if (status != HSA_STATUS_SUCCESS) return Hsa(*hsa_, std::string("finding kernel ") + name, status);
+    hsa_status_t status =
+        api.hsa_executable_get_symbol_by_name(executable_, name, &agent_.agent, &symbol);
+    if (status != HSA_STATUS_SUCCESS)
+      return Hsa(*hsa_, std::string("finding kernel ") + name, status);
     Kernel& k = kernels_[i];
     const std::pair<hsa_executable_symbol_info_t, void*> queries[] = {
         {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &k.object},
@@ -237,13 +256,15 @@ Status Device::ResolveKernels() {
     };
     for (const auto& [query, value] : queries) {
       status = api.hsa_executable_symbol_get_info(symbol, query, value);
-      if (status != HSA_STATUS_SUCCESS) return Hsa(*hsa_, std::string("describing kernel ") + name, status);
+      if (status != HSA_STATUS_SUCCESS)
+        return Hsa(*hsa_, std::string("describing kernel ") + name, status);
     }
     if (k.kernarg_size < isapack_kernel_args_sizes[i]) {
       return MakeError(ISAPACK_STATUS_LOAD_REJECTED,
                        std::string("kernel ") + name + " takes " + std::to_string(k.kernarg_size) +
                            " bytes of arguments but this libisapack passes " +
-                           std::to_string(isapack_kernel_args_sizes[i]) + "; the code object is not this build's");
+                           std::to_string(isapack_kernel_args_sizes[i]) +
+                           "; the code object is not this build's");
     }
   }
   return {};
@@ -260,7 +281,9 @@ Status Device::FindMemoryPools() {
   }
   hsa_status_t status = api.hsa_amd_agent_iterate_memory_pools(agent_.agent, FindPool, &local);
   if (status != HSA_STATUS_SUCCESS) return Hsa(*hsa_, "listing device memory pools", status);
-  if (!host.has) return MakeError(ISAPACK_STATUS_HSA_ERROR, "the HSA runtime offers no fine-grained host memory pool");
+  if (!host.has)
+    return MakeError(ISAPACK_STATUS_HSA_ERROR,
+                     "the HSA runtime offers no fine-grained host memory pool");
   kernarg_pool_ = kernarg.has ? kernarg.found : host.found;
   host_pool_ = host.found;
   device_pool_ = local.found;
@@ -275,7 +298,8 @@ Device::~Device() {
   const auto deadline = Clock::now() + std::chrono::milliseconds(dispatch_timeout_ms_);
   for (Completion* completion : completions_) {
     if (completion->done || completion->signal.handle == 0) continue;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left > 0) (void)Wait(completion, static_cast<uint32_t>(left));
   }
   if (queue_ != nullptr) api->hsa_queue_destroy(queue_);
@@ -306,18 +330,20 @@ void Device::FillInfo(isapack_device_info_t* info) const {
 Expected<void*> Device::Allocate(size_t size, isapack_memory_kind_t kind) {
   if (size == 0) return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "cannot allocate 0 bytes");
   if (kind != ISAPACK_MEMORY_HOST_VISIBLE && kind != ISAPACK_MEMORY_DEVICE_LOCAL) {
-    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "unknown memory kind " + std::to_string(kind));
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                     "unknown memory kind " + std::to_string(kind));
   }
   if (kind == ISAPACK_MEMORY_DEVICE_LOCAL && !has_device_pool_) {
     return MakeError(ISAPACK_STATUS_NOT_FOUND, agent_.name + " has no device-local memory pool");
   }
   const HsaApi& api = hsa_->api();
   void* ptr = nullptr;
-  const hsa_amd_memory_pool_t pool = kind == ISAPACK_MEMORY_HOST_VISIBLE ? host_pool_ : device_pool_;
+  const hsa_amd_memory_pool_t pool =
+      kind == ISAPACK_MEMORY_HOST_VISIBLE ? host_pool_ : device_pool_;
   hsa_status_t status = api.hsa_amd_memory_pool_allocate(pool, size, 0, &ptr);
   if (status != HSA_STATUS_SUCCESS) {
-    return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY,
-                     "allocating " + std::to_string(size) + " bytes failed: " + hsa_->Describe(status));
+    return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, "allocating " + std::to_string(size) +
+                                                       " bytes failed: " + hsa_->Describe(status));
   }
   if (kind == ISAPACK_MEMORY_HOST_VISIBLE) {
     status = api.hsa_amd_agents_allow_access(1, &agent_.agent, nullptr, ptr);
@@ -336,7 +362,8 @@ Status Device::Free(void* ptr) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (allocations_.erase(ptr) == 0) {
-      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "this device did not allocate the pointer passed to free");
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       "this device did not allocate the pointer passed to free");
     }
   }
   hsa_->api().hsa_amd_memory_pool_free(ptr);
@@ -357,13 +384,15 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
   completion->kernel = isapack_kernel_names[id];
   if (queue_stuck_) {
     return MakeError(ISAPACK_STATUS_TIMEOUT,
-                     "the AQL queue of " + agent_.name + " is stuck after an earlier timeout; destroy the device");
+                     "the AQL queue of " + agent_.name +
+                         " is stuck after an earlier timeout; destroy the device");
   }
   if (work_items == 0) {  // nothing to do: complete at once
     completion->done = true;
   } else {
     const size_t kernarg_size = std::max<size_t>(kernel.kernarg_size, args_size);
-    hsa_status_t status = api.hsa_amd_memory_pool_allocate(kernarg_pool_, kernarg_size, 0, &completion->kernarg);
+    hsa_status_t status =
+        api.hsa_amd_memory_pool_allocate(kernarg_pool_, kernarg_size, 0, &completion->kernarg);
     if (status != HSA_STATUS_SUCCESS) {
       completion->kernarg = nullptr;
       return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY,
@@ -376,8 +405,10 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
       api.hsa_amd_memory_pool_free(completion->kernarg);
       return Hsa(*hsa_, "creating a completion signal", status);
     }
-    const uint64_t grid_items = std::max<uint64_t>(
-        (std::min(work_items, kMaxGridItems) + workgroup_size - 1) / workgroup_size * workgroup_size, workgroup_size);
+    const uint64_t grid_items =
+        std::max<uint64_t>((std::min(work_items, kMaxGridItems) + workgroup_size - 1) /
+                               workgroup_size * workgroup_size,
+                           workgroup_size);
 
     const uint64_t index = api.hsa_queue_add_write_index_screlease(queue_, 1);
     const auto deadline = Clock::now() + std::chrono::milliseconds(dispatch_timeout_ms_);
@@ -387,13 +418,15 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
         queue_stuck_ = true;
         api.hsa_amd_memory_pool_free(completion->kernarg);
         api.hsa_signal_destroy(completion->signal);
-        return MakeError(ISAPACK_STATUS_TIMEOUT, "the AQL queue of " + agent_.name + " stayed full for " +
-                                                     std::to_string(dispatch_timeout_ms_) +
-                                                     " ms; the GPU is not processing it: destroy the device");
+        return MakeError(ISAPACK_STATUS_TIMEOUT,
+                         "the AQL queue of " + agent_.name + " stayed full for " +
+                             std::to_string(dispatch_timeout_ms_) +
+                             " ms; the GPU is not processing it: destroy the device");
       }
       std::this_thread::yield();
     }
-    auto* packet = static_cast<hsa_kernel_dispatch_packet_t*>(queue_->base_address) + (index & (queue_->size - 1));
+    auto* packet = static_cast<hsa_kernel_dispatch_packet_t*>(queue_->base_address) +
+                   (index & (queue_->size - 1));
     packet->workgroup_size_x = workgroup_size;
     packet->workgroup_size_y = 1;
     packet->workgroup_size_z = 1;
@@ -414,7 +447,8 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
     const uint16_t setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
     // Header and setup go last, in one release store: the packet is valid
     // the moment the packet processor can see its type.
-    __atomic_store_n(reinterpret_cast<uint32_t*>(packet), header | (uint32_t{setup} << 16), __ATOMIC_RELEASE);
+    __atomic_store_n(reinterpret_cast<uint32_t*>(packet), header | (uint32_t{setup} << 16),
+                     __ATOMIC_RELEASE);
     api.hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(index));
   }
   std::lock_guard<std::mutex> lock(mutex_);
@@ -427,10 +461,12 @@ Expected<Completion*> Device::Fill(void* dst, size_t length, uint64_t pattern, u
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
                      "pattern_width is " + std::to_string(width) + "; use 1, 2, 4 or 8");
   }
-  if (dst == nullptr && length != 0) return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "dst is NULL");
+  if (dst == nullptr && length != 0)
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "dst is NULL");
   const uintptr_t address = reinterpret_cast<uintptr_t>(dst);
   const isapack_fill_args_t args{address, length, pattern, width, 0};
-  return Dispatch(ISAPACK_KERNEL_FILL, &args, sizeof(args), WorkUnits(address, length, true), WorkgroupSize());
+  return Dispatch(ISAPACK_KERNEL_FILL, &args, sizeof(args), WorkUnits(address, length, true),
+                  WorkgroupSize());
 }
 
 Expected<Completion*> Device::Copy(void* dst, const void* src, size_t length) {
@@ -442,8 +478,8 @@ Expected<Completion*> Device::Copy(void* dst, const void* src, size_t length) {
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "the source and destination overlap");
   }
   const isapack_copy_args_t args{d, s, length};
-  return Dispatch(ISAPACK_KERNEL_COPY, &args, sizeof(args), WorkUnits(d, length, ((d ^ s) & 15) == 0),
-                  WorkgroupSize());
+  return Dispatch(ISAPACK_KERNEL_COPY, &args, sizeof(args),
+                  WorkUnits(d, length, ((d ^ s) & 15) == 0), WorkgroupSize());
 }
 
 Status Device::Wait(Completion* completion, uint32_t timeout_ms) {
@@ -452,15 +488,16 @@ Status Device::Wait(Completion* completion, uint32_t timeout_ms) {
   const uint32_t limit = timeout_ms ? timeout_ms : dispatch_timeout_ms_;
   const auto deadline = Clock::now() + std::chrono::milliseconds(limit);
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
-      return MakeError(ISAPACK_STATUS_TIMEOUT, std::string("the ") + completion->kernel + " dispatch on " +
-                                                   agent_.name + " did not complete within " +
-                                                   std::to_string(limit) + " ms");
+      return MakeError(ISAPACK_STATUS_TIMEOUT,
+                       std::string("the ") + completion->kernel + " dispatch on " + agent_.name +
+                           " did not complete within " + std::to_string(limit) + " ms");
     }
     const uint64_t hint = static_cast<uint64_t>(left) * timestamp_frequency_ / 1000000000u;
-    const hsa_signal_value_t value = api.hsa_signal_wait_scacquire(completion->signal, HSA_SIGNAL_CONDITION_LT,
-                                                                   1, hint, HSA_WAIT_STATE_BLOCKED);
+    const hsa_signal_value_t value = api.hsa_signal_wait_scacquire(
+        completion->signal, HSA_SIGNAL_CONDITION_LT, 1, hint, HSA_WAIT_STATE_BLOCKED);
     if (value < 1) {
       completion->done = true;
       return {};
@@ -487,7 +524,8 @@ void Device::Release(Completion* completion) {
 
 Status Device::Probe(isapack_probe_report_t* report) {
   const uint32_t wavefront = agent_.wavefront_size ? agent_.wavefront_size : 64;
-  const uint16_t workgroup = static_cast<uint16_t>(std::min<uint32_t>(2 * wavefront, WorkgroupSize()));
+  const uint16_t workgroup =
+      static_cast<uint16_t>(std::min<uint32_t>(2 * wavefront, WorkgroupSize()));
   const uint32_t grid = 2u * workgroup;
   auto output = Allocate(ISAPACK_PROBE_OUTPUT_SIZE(grid), ISAPACK_MEMORY_HOST_VISIBLE);
   if (!output) return output.take_error();
@@ -508,8 +546,9 @@ Status Device::Probe(isapack_probe_report_t* report) {
   if (header.magic != ISAPACK_PROBE_MAGIC) {
     problem = "the probe wrote no header";
   } else if (header.grid_size != grid || header.workgroup_size != workgroup) {
-    problem = "the probe saw grid " + std::to_string(header.grid_size) + " x " + std::to_string(header.workgroup_size) +
-              ", dispatched " + std::to_string(grid) + " x " + std::to_string(workgroup);
+    problem = "the probe saw grid " + std::to_string(header.grid_size) + " x " +
+              std::to_string(header.workgroup_size) + ", dispatched " + std::to_string(grid) +
+              " x " + std::to_string(workgroup);
   } else if (header.wavefront_size != 32 && header.wavefront_size != 64) {
     problem = "the probe reports a wavefront size of " + std::to_string(header.wavefront_size);
   }
@@ -517,13 +556,16 @@ Status Device::Probe(isapack_probe_report_t* report) {
   std::unordered_set<uint32_t> hw_ids;
   for (uint32_t i = 0; problem.empty() && i < grid; ++i) {
     isapack_probe_record_t record;
-    std::memcpy(&record, static_cast<uint8_t*>(*output) + sizeof(header) + i * sizeof(record), sizeof(record));
+    std::memcpy(&record, static_cast<uint8_t*>(*output) + sizeof(header) + i * sizeof(record),
+                sizeof(record));
     const uint32_t item = i % workgroup;
     const uint32_t wave_first = item / header.wavefront_size * header.wavefront_size;
     const uint32_t lanes = std::min<uint32_t>(header.wavefront_size, workgroup - wave_first);
-    if (record.workgroup_id != i / workgroup || record.workitem_id != item || record.active_lanes != lanes) {
-      problem = "work item " + std::to_string(i) + " reports workgroup " + std::to_string(record.workgroup_id) +
-                ", item " + std::to_string(record.workitem_id) + ", " + std::to_string(record.active_lanes) +
+    if (record.workgroup_id != i / workgroup || record.workitem_id != item ||
+        record.active_lanes != lanes) {
+      problem = "work item " + std::to_string(i) + " reports workgroup " +
+                std::to_string(record.workgroup_id) + ", item " +
+                std::to_string(record.workitem_id) + ", " + std::to_string(record.active_lanes) +
                 " active lanes";
       break;
     }
@@ -534,8 +576,15 @@ Status Device::Probe(isapack_probe_report_t* report) {
   if (!problem.empty()) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "probe on " + agent_.name + ": " + problem);
   }
-  *report = {header.wavefront_size, agent_.wavefront_size, grid, workgroup, verified,
-             static_cast<uint32_t>(hw_ids.size()), header.hw_id, 0, header.clock};
+  *report = {header.wavefront_size,
+             agent_.wavefront_size,
+             grid,
+             workgroup,
+             verified,
+             static_cast<uint32_t>(hw_ids.size()),
+             header.hw_id,
+             0,
+             header.clock};
   return {};
 }
 

@@ -81,8 +81,8 @@ std::string UnknownSelectorLine(const std::string& selector) {
         fixed += ';';
       }
     }
-    return "unknown GPU selector '" + selector + "': GPU selectors are separated by ';', not by spaces; use '" +
-           fixed + "'";
+    return "unknown GPU selector '" + selector +
+           "': GPU selectors are separated by ';', not by spaces; use '" + fixed + "'";
   }
   const std::string base = selector.substr(0, selector.find(':'));
   const std::string lower = Lower(base);
@@ -96,8 +96,9 @@ std::string UnknownSelectorLine(const std::string& selector) {
   for (size_t i = 0; i < lowered.size(); ++i) {
     // The length difference is a lower bound of the distance: a long input
     // costs nothing against the short names.
-    const size_t length_difference =
-        lower.size() > lowered[i].size() ? lower.size() - lowered[i].size() : lowered[i].size() - lower.size();
+    const size_t length_difference = lower.size() > lowered[i].size()
+                                         ? lower.size() - lowered[i].size()
+                                         : lowered[i].size() - lower.size();
     if (length_difference >= best_distance) continue;
     const size_t distance = Levenshtein(lower, lowered[i], best_distance);
     if (distance < best_distance) {
@@ -113,21 +114,21 @@ std::string UnknownSelectorLine(const std::string& selector) {
 // Follows the unknown-selector lines, once.
 const std::string& ValidSelectorsText() {
   static const std::string text = [] {
-  std::vector<std::string> processors, generics, families, bundles;
-  for (const ProcessorInfo& p : Processors()) processors.emplace_back(p.name);
-  for (const GenericInfo& g : Generics()) generics.emplace_back(g.name);
-  for (const GroupInfo& g : Groups()) {
-    (g.kind == GroupKind::kBundle ? bundles : families).emplace_back(g.name);
-  }
-  std::string message = "Valid selectors (spelled exactly so):";
-  message += "\n  exact targets: " + Join(processors, " ");
-  message += "\n  generic targets: " + Join(generics, " ");
-  message += "\n  families: " + Join(families, " ");
-  message += "\n  bundles: " + Join(bundles, " ");
-  message +=
-      "\nExact and generic targets take target-ID features, e.g. gfx90a:xnack+ or "
-      "gfx942:sramecc+:xnack-.";
-  return message;
+    std::vector<std::string> processors, generics, families, bundles;
+    for (const ProcessorInfo& p : Processors()) processors.emplace_back(p.name);
+    for (const GenericInfo& g : Generics()) generics.emplace_back(g.name);
+    for (const GroupInfo& g : Groups()) {
+      (g.kind == GroupKind::kBundle ? bundles : families).emplace_back(g.name);
+    }
+    std::string message = "Valid selectors (spelled exactly so):";
+    message += "\n  exact targets: " + Join(processors, " ");
+    message += "\n  generic targets: " + Join(generics, " ");
+    message += "\n  families: " + Join(families, " ");
+    message += "\n  bundles: " + Join(bundles, " ");
+    message +=
+        "\nExact and generic targets take target-ID features, e.g. gfx90a:xnack+ or "
+        "gfx942:sramecc+:xnack-.";
+    return message;
   }();
   return text;
 }
@@ -158,7 +159,8 @@ Expected<ParsedSelector> ParseSelector(const std::string& selector) {
   size_t at = colon;
   while (at != std::string::npos) {
     const size_t next = selector.find(':', at + 1);
-    const std::string part = selector.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+    const std::string part =
+        selector.substr(at + 1, next == std::string::npos ? next : next - at - 1);
     at = next;
     const bool well_formed = part.size() >= 2 && (part.back() == '+' || part.back() == '-') &&
                              (part.substr(0, part.size() - 1) == "sramecc" ||
@@ -172,8 +174,9 @@ Expected<ParsedSelector> ParseSelector(const std::string& selector) {
     const bool is_sramecc = feature == "sramecc";
     FeatureSetting& setting = is_sramecc ? parsed.sramecc : parsed.xnack;
     if (setting != FeatureSetting::kAny) {
-      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
-                       "GPU selector '" + selector + "': target feature '" + feature + "' is given twice");
+      return MakeError(
+          ISAPACK_STATUS_INVALID_ARGUMENT,
+          "GPU selector '" + selector + "': target feature '" + feature + "' is given twice");
     }
     FeatureSupport support;
     if (const ProcessorInfo* p = FindProcessor(parsed.base)) {
@@ -184,8 +187,8 @@ Expected<ParsedSelector> ParseSelector(const std::string& selector) {
     }
     if (support == FeatureSupport::kAlways) {
       return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
-                       "GPU selector '" + selector + "': " + parsed.base + " always has " + feature +
-                           " on, so its target ID never carries " + feature + "; use '" +
+                       "GPU selector '" + selector + "': " + parsed.base + " always has " +
+                           feature + " on, so its target ID never carries " + feature + "; use '" +
                            parsed.base + "'");
     }
     if (support != FeatureSupport::kSupported) {
@@ -267,7 +270,9 @@ std::vector<std::string> SupportedByLlvm(unsigned llvm_major) {
 }
 
 Expected<Expansion> Expand(const ExpansionOptions& options) {
-  auto invalid = [](std::string message) { return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, std::move(message)); };
+  auto invalid = [](std::string message) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, std::move(message));
+  };
   if (options.mode != "generic" && options.mode != "exact") {
     return invalid("ISAPACK_CODE_OBJECT_MODE is '" + options.mode + "'; use 'generic' or 'exact'");
   }
@@ -277,7 +282,8 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
   }
   const unsigned exact_version = options.code_object_version == "4" ? 4u : 5u;
   auto supported = [&](std::string_view name) {
-    return std::find(options.supported.begin(), options.supported.end(), name) != options.supported.end();
+    return std::find(options.supported.begin(), options.supported.end(), name) !=
+           options.supported.end();
   };
 
   // Every problem is collected, so that one configure names them all:
@@ -286,8 +292,11 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
   std::vector<std::string> problems, unbuildable, unbuildable_names, strict_problems;
   bool unknown = false;
   auto cannot_build = [&](const std::string& selector, std::string_view name) {
-    if (std::find(unbuildable_names.begin(), unbuildable_names.end(), name) != unbuildable_names.end()) return;
-    unbuildable.push_back("GPU selector '" + selector + "': " + CannotBuildReason(name, options.llvm_major));
+    if (std::find(unbuildable_names.begin(), unbuildable_names.end(), name) !=
+        unbuildable_names.end())
+      return;
+    unbuildable.push_back("GPU selector '" + selector +
+                          "': " + CannotBuildReason(name, options.llvm_major));
     unbuildable_names.emplace_back(name);
   };
   std::vector<std::string> selectors;
@@ -303,7 +312,8 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
       continue;
     }
     if (parsed->kind == Kind::kProcessor) {
-      requests.push_back({FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
+      requests.push_back(
+          {FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
     } else if (parsed->kind == Kind::kGeneric) {
       if (options.mode == "generic" && !supported(parsed->base)) {
         cannot_build(selector, parsed->base);
@@ -312,19 +322,22 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
       for (uint16_t index : FindGeneric(parsed->base)->members) {
         const ProcessorInfo& member = Processors()[index];
         // A member keeps only the features it has.
-        requests.push_back({&member,
-                            member.sramecc == FeatureSupport::kSupported ? parsed->sramecc : FeatureSetting::kAny,
-                            member.xnack == FeatureSupport::kSupported ? parsed->xnack : FeatureSetting::kAny,
-                            false, selector});
+        requests.push_back(
+            {&member,
+             member.sramecc == FeatureSupport::kSupported ? parsed->sramecc : FeatureSetting::kAny,
+             member.xnack == FeatureSupport::kSupported ? parsed->xnack : FeatureSetting::kAny,
+             false, selector});
       }
     } else {
       for (uint16_t index : FindGroup(parsed->base)->members) {
-        requests.push_back({&Processors()[index], FeatureSetting::kAny, FeatureSetting::kAny, false, selector});
+        requests.push_back(
+            {&Processors()[index], FeatureSetting::kAny, FeatureSetting::kAny, false, selector});
       }
     }
   }
   if (selectors.empty()) {
-    return invalid("no GPU selectors given: set ISAPACK_GPU_TARGETS, for example to 'all' or 'gfx110X-all'");
+    return invalid(
+        "no GPU selectors given: set ISAPACK_GPU_TARGETS, for example to 'all' or 'gfx110X-all'");
   }
 
   struct Object {
@@ -344,15 +357,18 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
         continue;
       }
       if (options.strict) {
-        const std::string problem = "ISAPACK_STRICT_TARGETS is ON and GPU selector '" + request.selector +
-                                    "' includes " + std::string(request.processor->name) + ", but " + why;
-        if (std::find(strict_problems.begin(), strict_problems.end(), problem) == strict_problems.end()) {
+        const std::string problem = "ISAPACK_STRICT_TARGETS is ON and GPU selector '" +
+                                    request.selector + "' includes " +
+                                    std::string(request.processor->name) + ", but " + why;
+        if (std::find(strict_problems.begin(), strict_problems.end(), problem) ==
+            strict_problems.end()) {
           strict_problems.push_back(problem);
         }
         continue;
       }
       const OrderKey key = KeyOf(exact_id);
-      if (std::none_of(left_out.begin(), left_out.end(), [&](const auto& l) { return l.first == key; })) {
+      if (std::none_of(left_out.begin(), left_out.end(),
+                       [&](const auto& l) { return l.first == key; })) {
         left_out.emplace_back(key, why);
       }
       continue;
@@ -361,23 +377,27 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     const GenericInfo* generic = GenericOf(*request.processor);
     if (options.mode == "generic" && generic != nullptr && supported(generic->name)) {
       const bool expressible =
-          (request.sramecc == FeatureSetting::kAny || generic->sramecc == FeatureSupport::kSupported) &&
+          (request.sramecc == FeatureSetting::kAny ||
+           generic->sramecc == FeatureSupport::kSupported) &&
           (request.xnack == FeatureSetting::kAny || generic->xnack == FeatureSupport::kSupported);
       if (expressible) base = generic->name;
     }
     const std::string object_id = FormatId(base, request.sramecc, request.xnack);
-    auto it = std::find_if(objects.begin(), objects.end(), [&](const Object& o) { return o.id == object_id; });
+    auto it = std::find_if(objects.begin(), objects.end(),
+                           [&](const Object& o) { return o.id == object_id; });
     if (it == objects.end()) {
       objects.push_back({object_id, FindGeneric(base) ? 6u : exact_version, SIZE_MAX, {}});
       it = objects.end() - 1;
     }
     const OrderKey key = KeyOf(exact_id);
-    if (std::find(it->covers.begin(), it->covers.end(), key) == it->covers.end()) it->covers.push_back(key);
+    if (std::find(it->covers.begin(), it->covers.end(), key) == it->covers.end())
+      it->covers.push_back(key);
     it->first = std::min(it->first, IndexOf(*request.processor));
   }
 
   if (!unbuildable.empty()) {
-    problems.push_back(Join(unbuildable, "\n") + ". Set ISAPACK_CLANG to a clang that can, or remove " +
+    problems.push_back(Join(unbuildable, "\n") +
+                       ". Set ISAPACK_CLANG to a clang that can, or remove " +
                        Join(unbuildable_names, " ") + " from the selectors.");
   }
   problems.insert(problems.end(), strict_problems.begin(), strict_problems.end());
@@ -390,8 +410,9 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
     return invalid("GPU selectors '" + Join(selectors, ";") + "' select no code object that LLVM " +
                    std::to_string(options.llvm_major) + " can build; left out:" + detail);
   }
-  std::sort(objects.begin(), objects.end(),
-            [](const Object& a, const Object& b) { return std::tie(a.first, a.id) < std::tie(b.first, b.id); });
+  std::sort(objects.begin(), objects.end(), [](const Object& a, const Object& b) {
+    return std::tie(a.first, a.id) < std::tie(b.first, b.id);
+  });
   Expansion expansion;
   std::vector<OrderKey> covered;
   for (Object& object : objects) {

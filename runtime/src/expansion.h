@@ -31,12 +31,12 @@
 namespace isapack {
 
 struct ExpansionOptions {
-  std::vector<std::string> selectors;   // as given; items are trimmed, empty ones skipped
-  std::string mode = "generic";         // generic | exact
+  std::vector<std::string> selectors;     // as given; items are trimmed, empty ones skipped
+  std::string mode = "generic";           // generic | exact
   std::string code_object_version = "5";  // of exact code objects: 4 | 5
-  std::vector<std::string> supported;   // processors the compiler can build
-  unsigned llvm_major = 19;             // for messages
-  bool strict = false;                  // left-out members become errors
+  std::vector<std::string> supported;     // processors the compiler can build
+  unsigned llvm_major = 19;               // for messages
+  bool strict = false;                    // left-out members become errors
 };
 
 struct ExpandedObject {

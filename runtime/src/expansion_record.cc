@@ -7,7 +7,9 @@
 namespace isapack {
 namespace {
 
-bool Blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+bool Blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
 
 std::string Trimmed(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
@@ -34,7 +36,8 @@ std::string AskedText(const std::vector<std::string>& selectors) {
 
 std::string ConfigureErrorMessage(const ExpansionContext& context, const ExpansionOptions& options,
                                   const std::string& expansion_error) {
-  const bool only_separators = std::all_of(options.selectors.begin(), options.selectors.end(), Blank);
+  const bool only_separators =
+      std::all_of(options.selectors.begin(), options.selectors.end(), Blank);
   if (only_separators && expansion_error.rfind("no GPU selectors given", 0) == 0) {
     // Name the variable the selectors came from, not always ISAPACK_GPU_TARGETS.
     return context.selectors_from + " is '" + Join(context.selectors, ";") +
@@ -45,7 +48,7 @@ std::string ConfigureErrorMessage(const ExpansionContext& context, const Expansi
 }
 
 std::string ExpansionRecordText(const ExpansionContext& context, const ExpansionOptions& options,
-                               const Expansion& expansion) {
+                                const Expansion& expansion) {
   using json = nlohmann::json;
   json selectors = json::array();
   for (const std::string& selector : context.selectors) {
@@ -63,29 +66,32 @@ std::string ExpansionRecordText(const ExpansionContext& context, const Expansion
     left_out.push_back({{"target_id", target.target_id}, {"reason", target.reason}});
   }
   const json record = {{"schema", 1},
-          {"isapack_version", context.isapack_version},
-          {"selectors", selectors},
-          {"selectors_from", context.selectors_from},
-          {"mode", options.mode},
-          {"exact_code_object_version", std::stoi(options.code_object_version)},
-          {"compiler",
-           {{"path", context.compiler_path},
-            {"version", context.compiler_version},
-            {"llvm_major", options.llvm_major}}},
-          {"code_objects", objects},
-          {"covered_targets", expansion.covered},
-          {"left_out", left_out}};
+                       {"isapack_version", context.isapack_version},
+                       {"selectors", selectors},
+                       {"selectors_from", context.selectors_from},
+                       {"mode", options.mode},
+                       {"exact_code_object_version", std::stoi(options.code_object_version)},
+                       {"compiler",
+                        {{"path", context.compiler_path},
+                         {"version", context.compiler_version},
+                         {"llvm_major", options.llvm_major}}},
+                       {"code_objects", objects},
+                       {"covered_targets", expansion.covered},
+                       {"left_out", left_out}};
   return record.dump(2) + "\n";
 }
 
-std::vector<std::string> ExpansionSummary(const ExpansionContext& context, const ExpansionOptions& options,
+std::vector<std::string> ExpansionSummary(const ExpansionContext& context,
+                                          const ExpansionOptions& options,
                                           const Expansion& expansion) {
   std::vector<std::string> lines;
-  lines.push_back("isapack: GPU selectors '" + AskedText(context.selectors) + "' (from " + context.selectors_from +
-                  "), code object mode " + options.mode + ", LLVM " + context.compiler_version + " (" +
-                  context.compiler_path + ", supported CPUs " + context.compiler_probe + ")");
+  lines.push_back("isapack: GPU selectors '" + AskedText(context.selectors) + "' (from " +
+                  context.selectors_from + "), code object mode " + options.mode + ", LLVM " +
+                  context.compiler_version + " (" + context.compiler_path + ", supported CPUs " +
+                  context.compiler_probe + ")");
   const size_t count = expansion.objects.size();
-  lines.push_back("isapack: " + std::to_string(count) + (count == 1 ? " code object:" : " code objects:"));
+  lines.push_back("isapack: " + std::to_string(count) +
+                  (count == 1 ? " code object:" : " code objects:"));
   for (const ExpandedObject& object : expansion.objects) {
     std::string name = object.target_id;
     name.append(name.size() < 24 ? 24 - name.size() : 1, ' ');  // at least one space
@@ -93,7 +99,8 @@ std::vector<std::string> ExpansionSummary(const ExpansionContext& context, const
                     Join(object.covers, " "));
   }
   if (!expansion.left_out.empty()) {
-    lines.push_back("isapack: " + std::to_string(expansion.left_out.size()) + " targets asked for but left out:");
+    lines.push_back("isapack: " + std::to_string(expansion.left_out.size()) +
+                    " targets asked for but left out:");
     for (const LeftOutTarget& target : expansion.left_out) {
       lines.push_back("  " + target.target_id + ": " + target.reason);
     }

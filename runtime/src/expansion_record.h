@@ -15,11 +15,12 @@ namespace isapack {
 // The configure step's inputs besides the expansion options.
 struct ExpansionContext {
   std::vector<std::string> selectors;  // as the variable held them (a CMake list, split)
-  std::string selectors_from;          // ISAPACK_GPU_TARGETS, GPU_TARGETS, AMDGPU_TARGETS or default
+  std::string selectors_from;  // ISAPACK_GPU_TARGETS, GPU_TARGETS, AMDGPU_TARGETS or default
   std::string isapack_version;
   std::string compiler_path;
   std::string compiler_version;  // e.g. 19.1.7
-  std::string compiler_probe;    // how the supported list was found, e.g. "from clang --print-supported-cpus"
+  std::string
+      compiler_probe;  // how the supported list was found, e.g. "from clang --print-supported-cpus"
 };
 
 // The error configure prints for a failed expansion: the expansion's own
@@ -33,10 +34,11 @@ std::string ConfigureErrorMessage(const ExpansionContext& context, const Expansi
 // left-out targets. (The JSON library stays in the .cc: configure compiles
 // this, and each file that includes the library takes seconds.)
 std::string ExpansionRecordText(const ExpansionContext& context, const ExpansionOptions& options,
-                               const Expansion& expansion);
+                                const Expansion& expansion);
 
 // The summary configure prints, one line per message, without the "-- ".
-std::vector<std::string> ExpansionSummary(const ExpansionContext& context, const ExpansionOptions& options,
+std::vector<std::string> ExpansionSummary(const ExpansionContext& context,
+                                          const ExpansionOptions& options,
                                           const Expansion& expansion);
 
 }  // namespace isapack

@@ -42,7 +42,8 @@ Expected<std::vector<std::string>> CandidatesForPath(const std::string& path, co
   if (stat(path.c_str(), &info) != 0) {
     return MakeError(ISAPACK_STATUS_HSA_UNAVAILABLE,
                      std::string(origin) + " is '" + path + "', which does not exist (" +
-                         std::strerror(errno) + "); point it at libhsa-runtime64.so.1 or its directory");
+                         std::strerror(errno) +
+                         "); point it at libhsa-runtime64.so.1 or its directory");
   }
   if (S_ISDIR(info.st_mode)) {
     std::vector<std::string> files;
@@ -75,7 +76,8 @@ Expected<std::unique_ptr<HsaLibrary>> HsaLibrary::Load(const char* explicit_path
     auto files = CandidatesForPath(explicit_path, origin.c_str());
     if (!files) return files.take_error();
     candidates = *files;
-  } else if (const char* env = secure_getenv("ISAPACK_LIBHSA_PATH"); env != nullptr && env[0] != '\0') {
+  } else if (const char* env = secure_getenv("ISAPACK_LIBHSA_PATH");
+             env != nullptr && env[0] != '\0') {
     origin = "ISAPACK_LIBHSA_PATH";
     auto files = CandidatesForPath(env, origin.c_str());
     if (!files) return files.take_error();
@@ -96,24 +98,24 @@ Expected<std::unique_ptr<HsaLibrary>> HsaLibrary::Load(const char* explicit_path
     tried += "\n  " + candidate + ": " + (why ? why : "cannot be loaded");
   }
   if (library->handle_ == nullptr) {
-    return MakeError(ISAPACK_STATUS_HSA_UNAVAILABLE,
-                     "cannot load the HSA runtime (libhsa-runtime64) through " + origin + "; tried:" +
-                         tried +
-                         "\nInstall it (Debian/Ubuntu: libhsa-runtime64-1; Fedora: rocm-runtime) or set "
-                         "ISAPACK_LIBHSA_PATH to the library or its directory");
+    return MakeError(
+        ISAPACK_STATUS_HSA_UNAVAILABLE,
+        "cannot load the HSA runtime (libhsa-runtime64) through " + origin + "; tried:" + tried +
+            "\nInstall it (Debian/Ubuntu: libhsa-runtime64-1; Fedora: rocm-runtime) or set "
+            "ISAPACK_LIBHSA_PATH to the library or its directory");
   }
 
   // The path the loader actually chose.
   link_map* map = nullptr;
-  if (dlinfo(library->handle_, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_name != nullptr &&
-      map->l_name[0] != '\0') {
+  if (dlinfo(library->handle_, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr &&
+      map->l_name != nullptr && map->l_name[0] != '\0') {
     library->path_ = map->l_name;
   } else {
     library->path_ = candidates.front();
   }
 
   std::string missing;
-#define ISAPACK_HSA_SYMBOL(name)                                                      \
+#define ISAPACK_HSA_SYMBOL(name)                                                            \
   library->api_.name = reinterpret_cast<decltype(&::name)>(dlsym(library->handle_, #name)); \
   if (library->api_.name == nullptr) missing += std::string(missing.empty() ? "" : ", ") + #name;
 #include "hsa_symbols.def"
@@ -149,38 +151,68 @@ std::string HsaLibrary::Describe(hsa_status_t status) const {
 
 const char* HsaStatusName(hsa_status_t status) {
   switch (status) {
-    case HSA_STATUS_SUCCESS: return "HSA_STATUS_SUCCESS";
-    case HSA_STATUS_INFO_BREAK: return "HSA_STATUS_INFO_BREAK";
-    case HSA_STATUS_ERROR: return "HSA_STATUS_ERROR";
-    case HSA_STATUS_ERROR_INVALID_ARGUMENT: return "HSA_STATUS_ERROR_INVALID_ARGUMENT";
-    case HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: return "HSA_STATUS_ERROR_INVALID_QUEUE_CREATION";
-    case HSA_STATUS_ERROR_INVALID_ALLOCATION: return "HSA_STATUS_ERROR_INVALID_ALLOCATION";
-    case HSA_STATUS_ERROR_INVALID_AGENT: return "HSA_STATUS_ERROR_INVALID_AGENT";
-    case HSA_STATUS_ERROR_INVALID_REGION: return "HSA_STATUS_ERROR_INVALID_REGION";
-    case HSA_STATUS_ERROR_INVALID_SIGNAL: return "HSA_STATUS_ERROR_INVALID_SIGNAL";
-    case HSA_STATUS_ERROR_INVALID_QUEUE: return "HSA_STATUS_ERROR_INVALID_QUEUE";
-    case HSA_STATUS_ERROR_OUT_OF_RESOURCES: return "HSA_STATUS_ERROR_OUT_OF_RESOURCES";
-    case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: return "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT";
-    case HSA_STATUS_ERROR_RESOURCE_FREE: return "HSA_STATUS_ERROR_RESOURCE_FREE";
-    case HSA_STATUS_ERROR_NOT_INITIALIZED: return "HSA_STATUS_ERROR_NOT_INITIALIZED";
-    case HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: return "HSA_STATUS_ERROR_REFCOUNT_OVERFLOW";
-    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: return "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS";
-    case HSA_STATUS_ERROR_INVALID_INDEX: return "HSA_STATUS_ERROR_INVALID_INDEX";
-    case HSA_STATUS_ERROR_INVALID_ISA: return "HSA_STATUS_ERROR_INVALID_ISA";
-    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT: return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT";
-    case HSA_STATUS_ERROR_INVALID_EXECUTABLE: return "HSA_STATUS_ERROR_INVALID_EXECUTABLE";
-    case HSA_STATUS_ERROR_FROZEN_EXECUTABLE: return "HSA_STATUS_ERROR_FROZEN_EXECUTABLE";
-    case HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: return "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME";
-    case HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: return "HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED";
-    case HSA_STATUS_ERROR_VARIABLE_UNDEFINED: return "HSA_STATUS_ERROR_VARIABLE_UNDEFINED";
-    case HSA_STATUS_ERROR_EXCEPTION: return "HSA_STATUS_ERROR_EXCEPTION";
-    case HSA_STATUS_ERROR_INVALID_ISA_NAME: return "HSA_STATUS_ERROR_INVALID_ISA_NAME";
-    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER";
-    default: return "HSA_STATUS_ERROR (unnamed)";
+    case HSA_STATUS_SUCCESS:
+      return "HSA_STATUS_SUCCESS";
+    case HSA_STATUS_INFO_BREAK:
+      return "HSA_STATUS_INFO_BREAK";
+    case HSA_STATUS_ERROR:
+      return "HSA_STATUS_ERROR";
+    case HSA_STATUS_ERROR_INVALID_ARGUMENT:
+      return "HSA_STATUS_ERROR_INVALID_ARGUMENT";
+    case HSA_STATUS_ERROR_INVALID_QUEUE_CREATION:
+      return "HSA_STATUS_ERROR_INVALID_QUEUE_CREATION";
+    case HSA_STATUS_ERROR_INVALID_ALLOCATION:
+      return "HSA_STATUS_ERROR_INVALID_ALLOCATION";
+    case HSA_STATUS_ERROR_INVALID_AGENT:
+      return "HSA_STATUS_ERROR_INVALID_AGENT";
+    case HSA_STATUS_ERROR_INVALID_REGION:
+      return "HSA_STATUS_ERROR_INVALID_REGION";
+    case HSA_STATUS_ERROR_INVALID_SIGNAL:
+      return "HSA_STATUS_ERROR_INVALID_SIGNAL";
+    case HSA_STATUS_ERROR_INVALID_QUEUE:
+      return "HSA_STATUS_ERROR_INVALID_QUEUE";
+    case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
+      return "HSA_STATUS_ERROR_OUT_OF_RESOURCES";
+    case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT:
+      return "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT";
+    case HSA_STATUS_ERROR_RESOURCE_FREE:
+      return "HSA_STATUS_ERROR_RESOURCE_FREE";
+    case HSA_STATUS_ERROR_NOT_INITIALIZED:
+      return "HSA_STATUS_ERROR_NOT_INITIALIZED";
+    case HSA_STATUS_ERROR_REFCOUNT_OVERFLOW:
+      return "HSA_STATUS_ERROR_REFCOUNT_OVERFLOW";
+    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS:
+      return "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS";
+    case HSA_STATUS_ERROR_INVALID_INDEX:
+      return "HSA_STATUS_ERROR_INVALID_INDEX";
+    case HSA_STATUS_ERROR_INVALID_ISA:
+      return "HSA_STATUS_ERROR_INVALID_ISA";
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT:
+      return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT";
+    case HSA_STATUS_ERROR_INVALID_EXECUTABLE:
+      return "HSA_STATUS_ERROR_INVALID_EXECUTABLE";
+    case HSA_STATUS_ERROR_FROZEN_EXECUTABLE:
+      return "HSA_STATUS_ERROR_FROZEN_EXECUTABLE";
+    case HSA_STATUS_ERROR_INVALID_SYMBOL_NAME:
+      return "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME";
+    case HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED:
+      return "HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED";
+    case HSA_STATUS_ERROR_VARIABLE_UNDEFINED:
+      return "HSA_STATUS_ERROR_VARIABLE_UNDEFINED";
+    case HSA_STATUS_ERROR_EXCEPTION:
+      return "HSA_STATUS_ERROR_EXCEPTION";
+    case HSA_STATUS_ERROR_INVALID_ISA_NAME:
+      return "HSA_STATUS_ERROR_INVALID_ISA_NAME";
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER:
+      return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER";
+    default:
+      return "HSA_STATUS_ERROR (unnamed)";
   }
 }
 
-int CheckKfdAccess() { return access("/dev/kfd", R_OK | W_OK) == 0 ? 0 : errno; }
+int CheckKfdAccess() {
+  return access("/dev/kfd", R_OK | W_OK) == 0 ? 0 : errno;
+}
 
 Error DiagnoseInitFailure(const std::string& hsa_error, int kfd_errno) {
   const std::string prefix = "hsa_init failed: " + hsa_error;
@@ -197,7 +229,8 @@ Error DiagnoseInitFailure(const std::string& hsa_error, int kfd_errno) {
   }
   if (kfd_errno != 0) {
     return MakeError(ISAPACK_STATUS_NO_DEVICE, "/dev/kfd cannot be opened (" +
-                                                   std::string(std::strerror(kfd_errno)) + "; " + prefix + ")");
+                                                   std::string(std::strerror(kfd_errno)) + "; " +
+                                                   prefix + ")");
   }
   return MakeError(ISAPACK_STATUS_HSA_ERROR, prefix);
 }

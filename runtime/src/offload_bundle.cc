@@ -12,7 +12,9 @@
 namespace isapack {
 namespace {
 
-Error Corrupt(std::string message) { return MakeError(ISAPACK_STATUS_DATA_CORRUPT, std::move(message)); }
+Error Corrupt(std::string message) {
+  return MakeError(ISAPACK_STATUS_DATA_CORRUPT, std::move(message));
+}
 
 // The most bytes `compressed` can decompress to: the content size zstd's
 // frame header records (clang's bundler always records it; a frame without
@@ -21,7 +23,8 @@ Error Corrupt(std::string message) { return MakeError(ISAPACK_STATUS_DATA_CORRUP
 Expected<uint64_t> MaxDecompressedSize(uint16_t method, std::span<const uint8_t> compressed) {
   if (method == 1) {
     const unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
-    if (size == ZSTD_CONTENTSIZE_ERROR) return Corrupt("compressed offload bundle: the zstd frame header is damaged");
+    if (size == ZSTD_CONTENTSIZE_ERROR)
+      return Corrupt("compressed offload bundle: the zstd frame header is damaged");
     return size == ZSTD_CONTENTSIZE_UNKNOWN ? UINT64_MAX : size;
   }
   return static_cast<uint64_t>(compressed.size()) * 1032 + 1024;
@@ -31,7 +34,8 @@ Expected<uint64_t> MaxDecompressedSize(uint16_t method, std::span<const uint8_t>
 
 Expected<std::vector<BundleEntry>> ParseOffloadBundle(std::span<const uint8_t> bundle) {
   const size_t magic = kOffloadBundleMagic.size();
-  if (bundle.size() < magic + 8 || std::memcmp(bundle.data(), kOffloadBundleMagic.data(), magic) != 0) {
+  if (bundle.size() < magic + 8 ||
+      std::memcmp(bundle.data(), kOffloadBundleMagic.data(), magic) != 0) {
     return Corrupt("not a clang offload bundle (no __CLANG_OFFLOAD_BUNDLE__ magic)");
   }
   const uint64_t count = Load<uint64_t>(bundle, magic);
@@ -46,7 +50,8 @@ Expected<std::vector<BundleEntry>> ParseOffloadBundle(std::span<const uint8_t> b
     const uint64_t size = Load<uint64_t>(bundle, at + 8);
     const uint64_t id_length = Load<uint64_t>(bundle, at + 16);
     at += 24;
-    if (!InBounds(at, id_length, bundle.size())) return Corrupt("offload bundle entry ID is truncated");
+    if (!InBounds(at, id_length, bundle.size()))
+      return Corrupt("offload bundle entry ID is truncated");
     const std::string_view id(reinterpret_cast<const char*>(bundle.data() + at), id_length);
     at += id_length;
     if (!InBounds(offset, size, bundle.size())) {
@@ -67,20 +72,23 @@ Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uin
   switch (h.version) {
     case 1:
       h.header_size = 20;
-      if (data.size() < h.header_size) return Corrupt("compressed offload bundle header is truncated");
+      if (data.size() < h.header_size)
+        return Corrupt("compressed offload bundle header is truncated");
       h.uncompressed_size = Load<uint32_t>(data, 8);
       h.hash = Load<uint64_t>(data, 12);
       break;
     case 2:
       h.header_size = 24;
-      if (data.size() < h.header_size) return Corrupt("compressed offload bundle header is truncated");
+      if (data.size() < h.header_size)
+        return Corrupt("compressed offload bundle header is truncated");
       h.total_size = Load<uint32_t>(data, 8);
       h.uncompressed_size = Load<uint32_t>(data, 12);
       h.hash = Load<uint64_t>(data, 16);
       break;
     case 3:
       h.header_size = 32;
-      if (data.size() < h.header_size) return Corrupt("compressed offload bundle header is truncated");
+      if (data.size() < h.header_size)
+        return Corrupt("compressed offload bundle header is truncated");
       h.total_size = Load<uint64_t>(data, 8);
       h.uncompressed_size = Load<uint64_t>(data, 16);
       h.hash = Load<uint64_t>(data, 24);
@@ -89,10 +97,11 @@ Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uin
       return Corrupt("compressed offload bundle version " + std::to_string(h.version) +
                      " is not supported (versions 1 to 3 are)");
   }
-  if (h.method > 1) return Corrupt("compressed offload bundle method " + std::to_string(h.method) + " is unknown");
+  if (h.method > 1)
+    return Corrupt("compressed offload bundle method " + std::to_string(h.method) + " is unknown");
   if (h.total_size != 0 && (h.total_size < h.header_size || h.total_size > data.size())) {
-    return Corrupt("compressed offload bundle records " + std::to_string(h.total_size) + " bytes but " +
-                   std::to_string(data.size()) + " are present");
+    return Corrupt("compressed offload bundle records " + std::to_string(h.total_size) +
+                   " bytes but " + std::to_string(data.size()) + " are present");
   }
   return h;
 }
@@ -105,7 +114,8 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
                    " bytes uncompressed, above the limit of " + std::to_string(limit));
   }
   const size_t end = header->total_size != 0 ? header->total_size : data.size();
-  const std::span<const uint8_t> compressed = data.subspan(header->header_size, end - header->header_size);
+  const std::span<const uint8_t> compressed =
+      data.subspan(header->header_size, end - header->header_size);
   // The size the header claims is checked against what the compressed bytes
   // can hold before anything is allocated: a damaged or hostile header must
   // not make the reader allocate and clear its claim.
@@ -118,14 +128,18 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
   }
   std::vector<uint8_t> out(header->uncompressed_size);
   if (header->method == 1) {
-    const size_t size = ZSTD_decompress(out.data(), out.size(), compressed.data(), compressed.size());
+    const size_t size =
+        ZSTD_decompress(out.data(), out.size(), compressed.data(), compressed.size());
     if (ZSTD_isError(size)) {
-      return Corrupt(std::string("compressed offload bundle: zstd failed: ") + ZSTD_getErrorName(size));
+      return Corrupt(std::string("compressed offload bundle: zstd failed: ") +
+                     ZSTD_getErrorName(size));
     }
-    if (size != out.size()) return Corrupt("compressed offload bundle decompressed to the wrong size");
+    if (size != out.size())
+      return Corrupt("compressed offload bundle decompressed to the wrong size");
   } else {
     uLongf size = static_cast<uLongf>(out.size());
-    const int result = uncompress(out.data(), &size, compressed.data(), static_cast<uLong>(compressed.size()));
+    const int result =
+        uncompress(out.data(), &size, compressed.data(), static_cast<uLong>(compressed.size()));
     if (result != Z_OK || size != out.size()) {
       return Corrupt("compressed offload bundle: zlib failed (" + std::to_string(result) + ")");
     }

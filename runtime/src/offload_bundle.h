@@ -27,8 +27,8 @@ inline constexpr uint64_t kMaxDecompressedBundle = uint64_t{1} << 30;
 inline constexpr uint64_t kMaxBundleEntries = 1 << 16;
 
 struct BundleEntry {
-  std::string_view id;              // "hipv4-amdgcn-amd-amdhsa--gfx1100"
-  std::span<const uint8_t> payload; // the entry's bytes within the bundle
+  std::string_view id;               // "hipv4-amdgcn-amd-amdhsa--gfx1100"
+  std::span<const uint8_t> payload;  // the entry's bytes within the bundle
 };
 
 // Parses an uncompressed bundle. Entries point into `bundle`.
@@ -36,11 +36,11 @@ Expected<std::vector<BundleEntry>> ParseOffloadBundle(std::span<const uint8_t> b
 
 struct CompressedBundleHeader {
   uint16_t version = 0;
-  uint16_t method = 0;              // 0 zlib, 1 zstd
-  uint64_t total_size = 0;          // header and data (v2, v3); 0 for v1
+  uint16_t method = 0;      // 0 zlib, 1 zstd
+  uint64_t total_size = 0;  // header and data (v2, v3); 0 for v1
   uint64_t uncompressed_size = 0;
   uint64_t hash = 0;
-  size_t header_size = 0;           // where the compressed data starts
+  size_t header_size = 0;  // where the compressed data starts
 };
 
 Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uint8_t> data);

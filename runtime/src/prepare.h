@@ -27,8 +27,10 @@ struct PreparedCodeObject {
 // Fails with the selection error (which selector would cover the GPU) when
 // nothing fits, or ISAPACK_STATUS_DATA_CORRUPT when the entry's bytes are
 // damaged or do not fit the agent. `product` names the GPU in messages.
-Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog, std::span<const TargetId> agent_isas,
-                                               std::string_view product, SelectionOptions options = {});
+Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog,
+                                               std::span<const TargetId> agent_isas,
+                                               std::string_view product,
+                                               SelectionOptions options = {});
 
 }  // namespace isapack
 

@@ -20,8 +20,9 @@ constexpr uint32_t kKnownFlagBits = 0xff000fffu;
 constexpr int kMaxMsgpackDepth = 32;
 
 Error Refuse(const GenericMember& member, const std::string& what) {
-  return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "cannot retarget " + member.generic().ToString() + " to " +
-                                                    member.retargeted().ToString() + ": " + what);
+  return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "cannot retarget " + member.generic().ToString() +
+                                                    " to " + member.retargeted().ToString() + ": " +
+                                                    what);
 }
 
 uint32_t FeatureBits(FeatureSetting setting) {
@@ -60,7 +61,8 @@ struct Msgpack {
     size_t payload;
     uint64_t count;
   };
-  std::optional<Header> Counted(size_t at, uint8_t fix_base, uint8_t fix_mask, uint8_t wide8) const {
+  std::optional<Header> Counted(size_t at, uint8_t fix_base, uint8_t fix_mask,
+                                uint8_t wide8) const {
     const uint8_t tag = bytes[at];
     if ((tag & ~fix_mask) == fix_base) return Header{at + 1, static_cast<uint64_t>(tag & fix_mask)};
     for (size_t i = 0, width = 1; i < 3; ++i, width *= 2) {
@@ -129,24 +131,46 @@ struct Msgpack {
       return header->payload + header->count;
     }
     switch (tag) {
-      case 0xc4: return counted(2, 1, 0);                                    // bin 8
-      case 0xc5: return counted(3, 2, 0);                                    // bin 16
-      case 0xc6: return counted(5, 4, 0);                                    // bin 32
-      case 0xc7: return counted(3, 1, 0);                                    // ext 8
-      case 0xc8: return counted(4, 2, 0);                                    // ext 16
-      case 0xc9: return counted(6, 4, 0);                                    // ext 32
-      case 0xca: return sized(1, 4);
-      case 0xcb: return sized(1, 8);
-      case 0xcc: case 0xd0: return sized(1, 1);
-      case 0xcd: case 0xd1: return sized(1, 2);
-      case 0xce: case 0xd2: return sized(1, 4);
-      case 0xcf: case 0xd3: return sized(1, 8);
-      case 0xd4: return sized(2, 1);
-      case 0xd5: return sized(2, 2);
-      case 0xd6: return sized(2, 4);
-      case 0xd7: return sized(2, 8);
-      case 0xd8: return sized(2, 16);
-      default: return std::nullopt;  // 0xc1 is never used
+      case 0xc4:
+        return counted(2, 1, 0);  // bin 8
+      case 0xc5:
+        return counted(3, 2, 0);  // bin 16
+      case 0xc6:
+        return counted(5, 4, 0);  // bin 32
+      case 0xc7:
+        return counted(3, 1, 0);  // ext 8
+      case 0xc8:
+        return counted(4, 2, 0);  // ext 16
+      case 0xc9:
+        return counted(6, 4, 0);  // ext 32
+      case 0xca:
+        return sized(1, 4);
+      case 0xcb:
+        return sized(1, 8);
+      case 0xcc:
+      case 0xd0:
+        return sized(1, 1);
+      case 0xcd:
+      case 0xd1:
+        return sized(1, 2);
+      case 0xce:
+      case 0xd2:
+        return sized(1, 4);
+      case 0xcf:
+      case 0xd3:
+        return sized(1, 8);
+      case 0xd4:
+        return sized(2, 1);
+      case 0xd5:
+        return sized(2, 2);
+      case 0xd6:
+        return sized(2, 4);
+      case 0xd7:
+        return sized(2, 8);
+      case 0xd8:
+        return sized(2, 16);
+      default:
+        return std::nullopt;  // 0xc1 is never used
     }
   }
 };
@@ -171,7 +195,8 @@ std::vector<uint8_t> EncodeString(std::string_view text) {
 }
 
 // The metadata note with amdhsa.target and amdhsa.version rewritten.
-Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note, const GenericMember& member) {
+Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note,
+                                               const GenericMember& member) {
   const Msgpack pack{note};
   auto map = pack.Map(0);
   if (!map) return Refuse(member, "the metadata note is not a MessagePack map");
@@ -181,15 +206,17 @@ Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note, co
   for (uint64_t i = 0; i < map->count; ++i) {
     auto key = pack.String(at);
     if (!key) return Refuse(member, "a metadata key is not a string");
-    const std::string_view name(reinterpret_cast<const char*>(note.data() + key->payload), key->count);
+    const std::string_view name(reinterpret_cast<const char*>(note.data() + key->payload),
+                                key->count);
     const size_t value = key->payload + key->count;
     auto end = pack.Skip(value, 1);
-    if (!end) return Refuse(member, "the metadata value of '" + std::string(name) + "' is malformed");
+    if (!end)
+      return Refuse(member, "the metadata value of '" + std::string(name) + "' is malformed");
     if (name == "amdhsa.target") {
       auto text = pack.String(value);
       const std::string expected = member.generic().ToIsaName();
-      if (!text || std::string_view(reinterpret_cast<const char*>(note.data() + text->payload), text->count) !=
-                       expected) {
+      if (!text || std::string_view(reinterpret_cast<const char*>(note.data() + text->payload),
+                                    text->count) != expected) {
         return Refuse(member, "metadata amdhsa.target is not '" + expected + "'");
       }
       splices.push_back({value, *end, EncodeString(member.retargeted().ToIsaName())});
@@ -202,8 +229,9 @@ Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note, co
         if (auto second = pack.Skip(array->payload, 2)) minor = pack.Unsigned(*second);
       }
       if (!major || !minor || *major != 1 || *minor != 2) {
-        return Refuse(member, "metadata amdhsa.version is not [1, 2] (the only version LLVM writes for "
-                              "code objects v5 and v6)");
+        return Refuse(member,
+                      "metadata amdhsa.version is not [1, 2] (the only version LLVM writes for "
+                      "code objects v5 and v6)");
       }
       splices.push_back({value, *end, {0x92, 0x01, 0x02}});
       have_version = true;
@@ -213,7 +241,8 @@ Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note, co
   if (at != note.size()) return Refuse(member, "the metadata note has bytes after its map");
   if (!have_target) return Refuse(member, "the metadata has no amdhsa.target");
   if (!have_version) return Refuse(member, "the metadata has no amdhsa.version");
-  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+  std::sort(splices.begin(), splices.end(),
+            [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
   std::vector<uint8_t> out;
   size_t copied = 0;
   for (const Splice& splice : splices) {
@@ -225,15 +254,21 @@ Expected<std::vector<uint8_t>> RewriteMetadata(std::span<const uint8_t> note, co
   return out;
 }
 
-uint64_t Align4(uint64_t size) { return (size + 3) & ~uint64_t{3}; }
+uint64_t Align4(uint64_t size) {
+  return (size + 3) & ~uint64_t{3};
+}
 
 Status CheckHeader(const CodeObjectHeader& h, const GenericMember& member) {
   const TargetId& generic = member.generic();
-  if (h.machine != kElfMachineAmdgpu) return Refuse(member, "e_machine is " + std::to_string(h.machine));
-  if (h.type != kElfTypeDyn) return Refuse(member, "e_type is " + std::to_string(h.type) + ", not ET_DYN");
-  if (h.os_abi != kElfOsAbiAmdgpuHsa) return Refuse(member, "EI_OSABI is " + std::to_string(h.os_abi));
+  if (h.machine != kElfMachineAmdgpu)
+    return Refuse(member, "e_machine is " + std::to_string(h.machine));
+  if (h.type != kElfTypeDyn)
+    return Refuse(member, "e_type is " + std::to_string(h.type) + ", not ET_DYN");
+  if (h.os_abi != kElfOsAbiAmdgpuHsa)
+    return Refuse(member, "EI_OSABI is " + std::to_string(h.os_abi));
   if (h.abi_version != kAbiV6) {
-    return Refuse(member, "EI_ABIVERSION is " + std::to_string(h.abi_version) + ", not 4 (code object v6)");
+    return Refuse(member,
+                  "EI_ABIVERSION is " + std::to_string(h.abi_version) + ", not 4 (code object v6)");
   }
   if ((h.flags & ~kKnownFlagBits) != 0) return Refuse(member, "e_flags has reserved bits set");
   if (h.mach != generic.mach()) {
@@ -263,7 +298,8 @@ void Store(std::vector<uint8_t>& bytes, size_t offset, T value) {
 
 }  // namespace
 
-std::optional<GenericMember> GenericMember::Of(const TargetId& generic, const ProcessorInfo& processor) {
+std::optional<GenericMember> GenericMember::Of(const TargetId& generic,
+                                               const ProcessorInfo& processor) {
   if (generic.generic == nullptr || GenericOf(processor) != generic.generic) return std::nullopt;
   TargetId retargeted;
   retargeted.processor = &processor;
@@ -281,7 +317,8 @@ uint32_t RetargetedFlags(const GenericMember& member) {
          bits(target.sramecc, target.processor->sramecc) << 10;
 }
 
-Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, const GenericMember& member) {
+Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image,
+                                                const GenericMember& member) {
   auto header = ReadCodeObjectHeader(image);
   if (!header) return Refuse(member, header.error().message);
   if (Status status = CheckHeader(*header, member); !status) return status.take_error();
@@ -297,13 +334,16 @@ Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, 
     const ElfSection& s = (*sections)[i];
     if (s.type == kShtNote && desc_at >= s.offset && desc_at - s.offset < s.size) section_index = i;
   }
-  if (section_index == sections->size()) return Refuse(member, "no note section holds the metadata note");
+  if (section_index == sections->size())
+    return Refuse(member, "no note section holds the metadata note");
   const ElfSection& section = (*sections)[section_index];
   // The note header: namesz 7, descsz, type, "AMDGPU\0" padded to 8.
   constexpr size_t kNoteHeader = 12 + 8;
-  if (desc_at - section.offset < kNoteHeader) return Refuse(member, "the metadata note header is malformed");
+  if (desc_at - section.offset < kNoteHeader)
+    return Refuse(member, "the metadata note header is malformed");
   const size_t note_at = desc_at - kNoteHeader;
-  if (Load<uint32_t>(image, note_at) != 7 || Load<uint32_t>(image, note_at + 8) != kNtAmdgpuMetadata ||
+  if (Load<uint32_t>(image, note_at) != 7 ||
+      Load<uint32_t>(image, note_at + 8) != kNtAmdgpuMetadata ||
       std::memcmp(image.data() + note_at + 12, "AMDGPU\0", 8) != 0) {
     return Refuse(member, "the metadata note's name is not 'AMDGPU'");
   }
@@ -315,13 +355,14 @@ Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, 
   if (new_padded > old_padded) return Refuse(member, "the rewritten metadata note would be larger");
   const uint64_t shrink = old_padded - new_padded;
   const uint64_t section_end = section.offset + section.size;
-  if (desc_at + old_padded > section_end) return Refuse(member, "the metadata note runs past its section");
+  if (desc_at + old_padded > section_end)
+    return Refuse(member, "the metadata note runs past its section");
 
   // The PT_NOTE segment that covers the note section, exactly.
   const uint64_t phoff = Load<uint64_t>(image, 0x20);
   const uint16_t phnum = Load<uint16_t>(image, 0x38);
-  if (phnum != 0 && (Load<uint16_t>(image, 0x36) != kPhdrSize || !InBounds(phoff, uint64_t{phnum} * kPhdrSize,
-                                                                             image.size()))) {
+  if (phnum != 0 && (Load<uint16_t>(image, 0x36) != kPhdrSize ||
+                     !InBounds(phoff, uint64_t{phnum} * kPhdrSize, image.size()))) {
     return Refuse(member, "the program header table lies outside the file");
   }
   size_t note_segment = SIZE_MAX;
@@ -330,11 +371,13 @@ Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, 
     if (Load<uint32_t>(image, at) != kPtNote) continue;
     const uint64_t offset = Load<uint64_t>(image, at + 8);
     const uint64_t file_size = Load<uint64_t>(image, at + 32);
-    if (offset == section.offset && file_size == section.size && Load<uint64_t>(image, at + 40) == file_size) {
+    if (offset == section.offset && file_size == section.size &&
+        Load<uint64_t>(image, at + 40) == file_size) {
       note_segment = at;
     }
   }
-  if (note_segment == SIZE_MAX) return Refuse(member, "no PT_NOTE segment covers exactly the note section");
+  if (note_segment == SIZE_MAX)
+    return Refuse(member, "no PT_NOTE segment covers exactly the note section");
 
   std::vector<uint8_t> out(image.begin(), image.end());
   out[8] = AbiFromCodeObjectVersion(kRetargetCodeObjectVersion);
@@ -343,7 +386,8 @@ Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, 
   std::fill(out.begin() + desc_at, out.begin() + desc_at + new_padded, uint8_t{0});
   std::copy(metadata->begin(), metadata->end(), out.begin() + desc_at);
   // Notes after this one move up; the freed tail of the section becomes zeros.
-  std::copy(image.begin() + desc_at + old_padded, image.begin() + section_end, out.begin() + desc_at + new_padded);
+  std::copy(image.begin() + desc_at + old_padded, image.begin() + section_end,
+            out.begin() + desc_at + new_padded);
   std::fill(out.begin() + (section_end - shrink), out.begin() + section_end, uint8_t{0});
   const size_t shdr_at = Load<uint64_t>(image, 0x28) + section_index * 64;
   Store<uint64_t>(out, shdr_at + 32, section.size - shrink);

@@ -59,7 +59,8 @@ uint32_t RetargetedFlags(const GenericMember& member);
 // PT_NOTE segment covers exactly) and returns the rewritten copy. Fails with
 // ISAPACK_STATUS_DATA_CORRUPT naming the first field that does not fit; the
 // input is never modified.
-Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image, const GenericMember& member);
+Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image,
+                                                const GenericMember& member);
 
 }  // namespace isapack
 

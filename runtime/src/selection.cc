@@ -13,8 +13,8 @@ void Record(Selection* selection, size_t entry, size_t isa, Verdict verdict) {
     selection->trace_truncated = true;
     return;
   }
-  selection->trace[selection->trace_size++] = {static_cast<uint16_t>(entry), static_cast<uint8_t>(isa),
-                                               verdict};
+  selection->trace[selection->trace_size++] = {static_cast<uint16_t>(entry),
+                                               static_cast<uint8_t>(isa), verdict};
 }
 
 int ExplicitFeatures(const TargetId& id) {
@@ -23,7 +23,8 @@ int ExplicitFeatures(const TargetId& id) {
 }
 
 bool FeaturesMatch(const TargetId& object, const TargetId& agent) {
-  return FeatureCompatible(object.sramecc, agent.sramecc) && FeatureCompatible(object.xnack, agent.xnack);
+  return FeatureCompatible(object.sramecc, agent.sramecc) &&
+         FeatureCompatible(object.xnack, agent.xnack);
 }
 
 // True when the agent's ISA list holds the generic ISA `generic`.
@@ -46,13 +47,15 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
     const CatalogEntry entry = catalog.entry(i);
     TargetId object;
     if (ParseTargetId(entry.target_id, &object).error != TargetIdError::kOk) continue;
-    if (generic ? (family == nullptr || object.generic != family) : object.processor != agent.processor) {
+    if (generic ? (family == nullptr || object.generic != family)
+                : object.processor != agent.processor) {
       continue;
     }
     // A retargeted object carries the member's settings (retarget.h), which
     // is what the agent must accept.
     const bool retarget = generic && options.retarget && !ListsGeneric(agent_isas, family);
-    const TargetId loaded = retarget ? GenericMember::Of(object, *agent.processor)->retargeted() : object;
+    const TargetId loaded =
+        retarget ? GenericMember::Of(object, *agent.processor)->retargeted() : object;
     if (!FeaturesMatch(loaded, agent)) {
       Record(selection, i, isa, Verdict::kFeatureMismatch);
       continue;
@@ -116,7 +119,8 @@ bool RetargetAllowed(bool requested) {
   return requested && !(value != nullptr && std::strcmp(value, "0") == 0);
 }
 
-Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog, SelectionOptions options) {
+Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog,
+                 SelectionOptions options) {
   Selection selection;
   for (size_t isa = 0; isa < agent_isas.size(); ++isa) {
     // Generic ISAs in the list only announce generic support.
@@ -127,7 +131,8 @@ Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog, S
       if (best != kNoEntry) {
         selection.entry = best;
         selection.isa = isa;
-        Record(&selection, best, isa, selection.retargeted ? Verdict::kSelectedRetargeted : Verdict::kSelected);
+        Record(&selection, best, isa,
+               selection.retargeted ? Verdict::kSelectedRetargeted : Verdict::kSelected);
         return selection;
       }
     }
@@ -157,8 +162,8 @@ std::string FormatTrace(const Selection& selection, std::span<const TargetId> ag
               " was selected for " + agent_isas[selection.isa].ToIsaName() + ", listed earlier\n";
     } else if (!any) {
       text += agent_isas[isa].processor == nullptr
-                  ? "  (generic ISA: the HSA runtime can load " + std::string(agent_isas[isa].name()) +
-                        " code objects)\n"
+                  ? "  (generic ISA: the HSA runtime can load " +
+                        std::string(agent_isas[isa].name()) + " code objects)\n"
                   : "  no code object for " + std::string(agent_isas[isa].name()) +
                         " or its generic family in this build\n";
     }
@@ -184,7 +189,8 @@ std::string CoveringSelectors(const ProcessorInfo& processor) {
     }
   }
   std::string selectors(smallest ? smallest->name : processor.name);
-  if (const GenericInfo* generic = GenericOf(processor)) selectors += " or " + std::string(generic->name);
+  if (const GenericInfo* generic = GenericOf(processor))
+    selectors += " or " + std::string(generic->name);
   return selectors;
 }
 
@@ -204,20 +210,23 @@ Error SelectionError(const Selection& selection, std::span<const TargetId> agent
   }
   const ProcessorInfo& processor = *agent->processor;
   if (product.empty()) product = processor.product;
-  const std::string who = std::string(processor.name) + (product.empty() ? "" : " (" + std::string(product) + ")");
+  const std::string who =
+      std::string(processor.name) + (product.empty() ? "" : " (" + std::string(product) + ")");
   if (selection.blocked_by_missing_generic_isa) {
     return MakeError(
         ISAPACK_STATUS_ROCR_TOO_OLD,
         "this build's code objects for " + who + " are generic (" +
             std::string(GenericOf(processor)->name) +
             ", code object v6), which needs ROCr >= 6.4, but this HSA runtime lists only " +
-            isa_names + "; upgrade ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
+            isa_names +
+            "; upgrade ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
             "ISAPACK_CODE_OBJECT_MODE=exact");
   }
   return MakeError(ISAPACK_STATUS_UNSUPPORTED_DEVICE,
                    "no code object in this build matches the GPU " + who + ": the agent reports " +
                        isa_names + "; this build carries " + CatalogTargets(catalog) +
-                       "; rebuild with ISAPACK_GPU_TARGETS including " + CoveringSelectors(processor));
+                       "; rebuild with ISAPACK_GPU_TARGETS including " +
+                       CoveringSelectors(processor));
 }
 
 }  // namespace isapack

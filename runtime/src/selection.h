@@ -32,17 +32,17 @@ inline constexpr size_t kNoEntry = SIZE_MAX;
 
 // Why a candidate was taken or passed over.
 enum class Verdict : uint8_t {
-  kSelected,             // the chosen entry
-  kLessSpecific,         // matches, but another match names more feature modes
-  kFeatureMismatch,      // an explicit xnack/sramecc mode differs from the agent's
-  kGenericNotListed,     // generic object, but the agent lists no generic ISA
-  kGenericVersionTooLow, // generic object older than the processor's family membership
-  kSelectedRetargeted,   // the chosen entry, to be rewritten for the agent's processor
+  kSelected,              // the chosen entry
+  kLessSpecific,          // matches, but another match names more feature modes
+  kFeatureMismatch,       // an explicit xnack/sramecc mode differs from the agent's
+  kGenericNotListed,      // generic object, but the agent lists no generic ISA
+  kGenericVersionTooLow,  // generic object older than the processor's family membership
+  kSelectedRetargeted,    // the chosen entry, to be rewritten for the agent's processor
 };
 
 struct TraceRecord {
-  uint16_t entry;   // catalog index
-  uint8_t isa;      // index into the agent's ISA list
+  uint16_t entry;  // catalog index
+  uint8_t isa;     // index into the agent's ISA list
   Verdict verdict;
 };
 
@@ -68,7 +68,8 @@ struct SelectionOptions {
 };
 
 // Runs the selection. `agent_isas` are parsed ISA names in priority order.
-Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog, SelectionOptions options = {});
+Selection Select(std::span<const TargetId> agent_isas, const Catalog& catalog,
+                 SelectionOptions options = {});
 
 // Whether retargeting is allowed: `requested` unless ISAPACK_RETARGET=0 is set
 // (read with secure_getenv, so setuid programs ignore it).

@@ -43,20 +43,34 @@ ISAPACK_API const char* isapack_status_message(isapack_status_t status) {
 
 ISAPACK_API const char* isapack_status_code_name(isapack_status_code_t code) {
   switch (code) {
-    case ISAPACK_STATUS_OK: return "OK";
-    case ISAPACK_STATUS_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case ISAPACK_STATUS_NOT_FOUND: return "NOT_FOUND";
-    case ISAPACK_STATUS_HSA_UNAVAILABLE: return "HSA_UNAVAILABLE";
-    case ISAPACK_STATUS_NO_DEVICE: return "NO_DEVICE";
-    case ISAPACK_STATUS_PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case ISAPACK_STATUS_UNSUPPORTED_DEVICE: return "UNSUPPORTED_DEVICE";
-    case ISAPACK_STATUS_ROCR_TOO_OLD: return "ROCR_TOO_OLD";
-    case ISAPACK_STATUS_LOAD_REJECTED: return "LOAD_REJECTED";
-    case ISAPACK_STATUS_DATA_CORRUPT: return "DATA_CORRUPT";
-    case ISAPACK_STATUS_HSA_ERROR: return "HSA_ERROR";
-    case ISAPACK_STATUS_TIMEOUT: return "TIMEOUT";
-    case ISAPACK_STATUS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-    case ISAPACK_STATUS_INTERNAL: return "INTERNAL";
+    case ISAPACK_STATUS_OK:
+      return "OK";
+    case ISAPACK_STATUS_INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case ISAPACK_STATUS_NOT_FOUND:
+      return "NOT_FOUND";
+    case ISAPACK_STATUS_HSA_UNAVAILABLE:
+      return "HSA_UNAVAILABLE";
+    case ISAPACK_STATUS_NO_DEVICE:
+      return "NO_DEVICE";
+    case ISAPACK_STATUS_PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case ISAPACK_STATUS_UNSUPPORTED_DEVICE:
+      return "UNSUPPORTED_DEVICE";
+    case ISAPACK_STATUS_ROCR_TOO_OLD:
+      return "ROCR_TOO_OLD";
+    case ISAPACK_STATUS_LOAD_REJECTED:
+      return "LOAD_REJECTED";
+    case ISAPACK_STATUS_DATA_CORRUPT:
+      return "DATA_CORRUPT";
+    case ISAPACK_STATUS_HSA_ERROR:
+      return "HSA_ERROR";
+    case ISAPACK_STATUS_TIMEOUT:
+      return "TIMEOUT";
+    case ISAPACK_STATUS_OUT_OF_MEMORY:
+      return "OUT_OF_MEMORY";
+    case ISAPACK_STATUS_INTERNAL:
+      return "INTERNAL";
   }
   return "UNKNOWN";
 }

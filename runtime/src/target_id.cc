@@ -56,7 +56,9 @@ std::string TargetId::ToString() const {
   return text;
 }
 
-std::string TargetId::ToIsaName() const { return std::string(kIsaNamePrefix) + ToString(); }
+std::string TargetId::ToIsaName() const {
+  return std::string(kIsaNamePrefix) + ToString();
+}
 
 TargetIdParse ParseTargetId(std::string_view text, TargetId* out) {
   *out = TargetId{};
@@ -72,7 +74,8 @@ TargetIdParse ParseTargetId(std::string_view text, TargetId* out) {
   while (!rest.empty()) {
     // rest starts with ':'; the feature runs to the next ':'.
     const size_t next = rest.find(':', 1);
-    const std::string_view feature = rest.substr(1, next == std::string_view::npos ? next : next - 1);
+    const std::string_view feature =
+        rest.substr(1, next == std::string_view::npos ? next : next - 1);
     rest = next == std::string_view::npos ? std::string_view() : rest.substr(next);
     if (feature.size() < 2) return {TargetIdError::kMalformedFeature, feature};
     const char sign = feature.back();
@@ -113,9 +116,11 @@ std::string DescribeTargetIdError(std::string_view input, const TargetIdParse& p
     case TargetIdError::kEmpty:
       return "empty target ID: expected a processor such as gfx1100 or gfx90a:xnack+";
     case TargetIdError::kUnknownProcessor:
-      return what + ": unknown processor '" + at + "'; `isapack targets` lists the processors isapack knows";
+      return what + ": unknown processor '" + at +
+             "'; `isapack targets` lists the processors isapack knows";
     case TargetIdError::kMalformedFeature:
-      return what + ": malformed target feature '" + at + "'; features are sramecc+, sramecc-, xnack+ and xnack-";
+      return what + ": malformed target feature '" + at +
+             "'; features are sramecc+, sramecc-, xnack+ and xnack-";
     case TargetIdError::kDuplicateFeature:
       return what + ": target feature '" + at + "' is given twice";
     case TargetIdError::kUnsupportedFeature:

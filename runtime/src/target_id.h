@@ -30,9 +30,7 @@ struct TargetId {
   bool is_generic() const { return generic != nullptr; }
   std::string_view name() const { return generic ? generic->name : processor->name; }
   uint8_t mach() const { return generic ? generic->mach : processor->mach; }
-  FeatureSupport sramecc_support() const {
-    return generic ? generic->sramecc : processor->sramecc;
-  }
+  FeatureSupport sramecc_support() const { return generic ? generic->sramecc : processor->sramecc; }
   FeatureSupport xnack_support() const { return generic ? generic->xnack : processor->xnack; }
 
   // Canonical spelling (sramecc before xnack) into buffer; returns the full
@@ -52,13 +50,13 @@ inline constexpr std::string_view kIsaNamePrefix = "amdgcn-amd-amdhsa--";
 
 enum class TargetIdError : uint8_t {
   kOk,
-  kEmpty,                 // nothing to parse
-  kUnknownProcessor,      // the processor is neither in the processor nor the generic table
-  kMalformedFeature,      // a feature is not sramecc+/-, xnack+/-
-  kDuplicateFeature,      // a feature is named twice
-  kUnsupportedFeature,    // the processor lacks the feature
-  kFeatureAlwaysOn,       // the feature is always on and never named (gfx125x xnack)
-  kNotAnIsaName,          // an ISA name without the amdgcn-amd-amdhsa-- prefix
+  kEmpty,               // nothing to parse
+  kUnknownProcessor,    // the processor is neither in the processor nor the generic table
+  kMalformedFeature,    // a feature is not sramecc+/-, xnack+/-
+  kDuplicateFeature,    // a feature is named twice
+  kUnsupportedFeature,  // the processor lacks the feature
+  kFeatureAlwaysOn,     // the feature is always on and never named (gfx125x xnack)
+  kNotAnIsaName,        // an ISA name without the amdgcn-amd-amdhsa-- prefix
 };
 
 // The result of a parse: on error, `at` is the offending part of the input.

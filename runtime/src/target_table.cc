@@ -5,9 +5,15 @@ namespace {
 #include "isapack/generated/target_table.inc"
 }  // namespace
 
-std::span<const ProcessorInfo> Processors() { return kProcessorTable; }
-std::span<const GenericInfo> Generics() { return kGenericTable; }
-std::span<const GroupInfo> Groups() { return kGroupTable; }
+std::span<const ProcessorInfo> Processors() {
+  return kProcessorTable;
+}
+std::span<const GenericInfo> Generics() {
+  return kGenericTable;
+}
+std::span<const GroupInfo> Groups() {
+  return kGroupTable;
+}
 
 const ProcessorInfo* FindProcessor(std::string_view name) {
   for (const ProcessorInfo& processor : kProcessorTable) {

@@ -27,26 +27,26 @@ struct IsaVersion {
 
 // One exact AMDGPU processor.
 struct ProcessorInfo {
-  std::string_view name;    // "gfx1103"
-  uint8_t mach;             // EF_AMDGPU_MACH value (e_flags & 0xff)
-  IsaVersion isa;           // HSA ISA version
-  FeatureSupport xnack;     // xnack support
-  FeatureSupport sramecc;   // sramecc support
-  int16_t generic;          // index into Generics(), or -1 when none
-  uint8_t generic_version;  // generic version it joined its family at (0: none)
-  uint8_t llvm;             // first LLVM major that can build it (floor 19)
-  uint8_t llvm_removed;     // first LLVM major without it (0: still present)
-  std::string_view product; // product name, may be empty
+  std::string_view name;     // "gfx1103"
+  uint8_t mach;              // EF_AMDGPU_MACH value (e_flags & 0xff)
+  IsaVersion isa;            // HSA ISA version
+  FeatureSupport xnack;      // xnack support
+  FeatureSupport sramecc;    // sramecc support
+  int16_t generic;           // index into Generics(), or -1 when none
+  uint8_t generic_version;   // generic version it joined its family at (0: none)
+  uint8_t llvm;              // first LLVM major that can build it (floor 19)
+  uint8_t llvm_removed;      // first LLVM major without it (0: still present)
+  std::string_view product;  // product name, may be empty
 };
 
 // One LLVM generic processor (code object v6 only).
 struct GenericInfo {
-  std::string_view name;             // "gfx11-generic"
-  uint8_t mach;                      // EF_AMDGPU_MACH value
-  FeatureSupport xnack;              // xnack support of the generic
-  FeatureSupport sramecc;            // sramecc support of the generic
-  uint8_t llvm;                      // first LLVM major that can build it
-  std::span<const uint16_t> members; // indices into Processors()
+  std::string_view name;              // "gfx11-generic"
+  uint8_t mach;                       // EF_AMDGPU_MACH value
+  FeatureSupport xnack;               // xnack support of the generic
+  FeatureSupport sramecc;             // sramecc support of the generic
+  uint8_t llvm;                       // first LLVM major that can build it
+  std::span<const uint16_t> members;  // indices into Processors()
 };
 
 enum class GroupKind : uint8_t {
@@ -56,9 +56,9 @@ enum class GroupKind : uint8_t {
 
 // A TheRock family or bundle: a named set of processors.
 struct GroupInfo {
-  std::string_view name;             // spelled exactly as TheRock does
-  GroupKind kind;                    // family or bundle
-  std::span<const uint16_t> members; // indices into Processors()
+  std::string_view name;              // spelled exactly as TheRock does
+  GroupKind kind;                     // family or bundle
+  std::span<const uint16_t> members;  // indices into Processors()
 };
 
 std::span<const ProcessorInfo> Processors();

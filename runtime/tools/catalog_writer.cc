@@ -26,7 +26,8 @@ void Check(size_t result, const std::string& what) {
 }
 
 void Align(std::vector<uint8_t>* bytes) {
-  bytes->resize((bytes->size() + format::kAlignment - 1) / format::kAlignment * format::kAlignment, 0);
+  bytes->resize((bytes->size() + format::kAlignment - 1) / format::kAlignment * format::kAlignment,
+                0);
 }
 
 template <typename T>
@@ -54,7 +55,8 @@ CatalogEncoding EncodeCatalog(const std::vector<CatalogInput>& inputs, int level
     Check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0), "zstd checksum");
     Check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_dictIDFlag, 0), "zstd dictionary ID");
     if (!encoding.dictionary.empty()) {
-      Check(ZSTD_CCtx_loadDictionary(cctx.get(), encoding.dictionary.data(), encoding.dictionary.size()),
+      Check(ZSTD_CCtx_loadDictionary(cctx.get(), encoding.dictionary.data(),
+                                     encoding.dictionary.size()),
             "zstd dictionary");
     }
     std::vector<uint8_t> frame(ZSTD_compressBound(input.bytes.size()));

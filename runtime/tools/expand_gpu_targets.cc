@@ -45,9 +45,18 @@ int Usage(const std::string& problem) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  static const char* const kOptions[] = {"--record", "--selectors", "--from", "--mode", "--code-object-version",
-                                         "--supported", "--llvm-major", "--strict", "--isapack-version",
-                                         "--compiler", "--compiler-version", "--probe"};
+  static const char* const kOptions[] = {"--record",
+                                         "--selectors",
+                                         "--from",
+                                         "--mode",
+                                         "--code-object-version",
+                                         "--supported",
+                                         "--llvm-major",
+                                         "--strict",
+                                         "--isapack-version",
+                                         "--compiler",
+                                         "--compiler-version",
+                                         "--probe"};
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; i += 2) {
     const std::string name = argv[i];
@@ -81,14 +90,16 @@ int main(int argc, char** argv) {
   options.code_object_version = values["--code-object-version"];
   options.supported = SplitList(values["--supported"]);
   options.llvm_major = llvm_major;
-  if (values["--strict"] != "ON" && values["--strict"] != "OFF") return Usage("--strict takes ON or OFF");
+  if (values["--strict"] != "ON" && values["--strict"] != "OFF")
+    return Usage("--strict takes ON or OFF");
   options.strict = values["--strict"] == "ON";
 
   const std::string& record_path = values["--record"];
   std::remove(record_path.c_str());  // never leave a record of an earlier, different run
   auto expansion = isapack::Expand(options);
   if (!expansion) {
-    std::cerr << isapack::ConfigureErrorMessage(context, options, expansion.error().message) << "\n";
+    std::cerr << isapack::ConfigureErrorMessage(context, options, expansion.error().message)
+              << "\n";
     return 1;
   }
   const std::string temporary = record_path + ".tmp";
@@ -105,6 +116,7 @@ int main(int argc, char** argv) {
     std::cerr << "cannot rename " << temporary << " to " << record_path << "\n";
     return 1;
   }
-  for (const std::string& line : isapack::ExpansionSummary(context, options, *expansion)) std::cout << line << "\n";
+  for (const std::string& line : isapack::ExpansionSummary(context, options, *expansion))
+    std::cout << line << "\n";
   return 0;
 }

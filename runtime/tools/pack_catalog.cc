@@ -6,8 +6,8 @@
 // decompresses only the one it needs. The packer measures whether a zstd
 // dictionary trained on the set, or a higher level, makes the catalog smaller
 // and keeps whichever is smallest; the report records every number.
-#include <nlohmann/json.hpp>
 #include <zstd.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -36,14 +36,16 @@ using json = nlohmann::json;
 std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) Die("cannot read " + path + ": " + std::strerror(errno));
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes) {
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
     if (!out.flush()) Die("cannot write " + temporary + ": " + std::strerror(errno));
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
@@ -101,8 +103,8 @@ int Pack(int argc, char** argv) {
   if (ZSTD_maxCLevel() != base_level) levels.push_back(ZSTD_maxCLevel());
   for (int level : levels) {
     candidates.push_back(isapack::EncodeCatalog(inputs, level));
-    report["candidates"].push_back({{"level", level}, {"dictionary_bytes", 0},
-                                    {"total_bytes", candidates.back().total()}});
+    report["candidates"].push_back(
+        {{"level", level}, {"dictionary_bytes", 0}, {"total_bytes", candidates.back().total()}});
   }
   size_t sample_bytes = 0;
   for (const CatalogInput& input : inputs) sample_bytes += input.bytes.size();

@@ -55,8 +55,10 @@ int main(int argc, char** argv) {
   const std::string temporary = output + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
-    if (!out.flush()) return Fail(output, "cannot write " + temporary + ": " + std::strerror(errno));
+    out.write(reinterpret_cast<const char*>(image.data()),
+              static_cast<std::streamsize>(image.size()));
+    if (!out.flush())
+      return Fail(output, "cannot write " + temporary + ": " + std::strerror(errno));
   }
   if (std::rename(temporary.c_str(), output.c_str()) != 0) {
     std::remove(temporary.c_str());

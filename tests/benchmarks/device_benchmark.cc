@@ -73,7 +73,9 @@ void* memalign(size_t alignment, size_t size) {
   Count(p);
   return p;
 }
-void* aligned_alloc(size_t alignment, size_t size) { return memalign(alignment, size); }
+void* aligned_alloc(size_t alignment, size_t size) {
+  return memalign(alignment, size);
+}
 int posix_memalign(void** out, size_t alignment, size_t size) {
   void* p = memalign(alignment, size);
   if (p == nullptr) return 12;  // ENOMEM
@@ -84,7 +86,8 @@ int posix_memalign(void** out, size_t alignment, size_t size) {
 
 namespace {
 
-constexpr const char* kAgentCycle[] = {"gfx1103", "gfx90a:sramecc+:xnack-", "gfx1030", "gfx942:sramecc+:xnack-"};
+constexpr const char* kAgentCycle[] = {"gfx1103", "gfx90a:sramecc+:xnack-", "gfx1030",
+                                       "gfx942:sramecc+:xnack-"};
 
 void UseAgents(int count) {
   std::string spec;
@@ -143,11 +146,27 @@ void Run(benchmark::State& state, bool warm) {
   state.counters["whole_catalog_bytes"] = static_cast<double>(total);
 }
 
-void BM_CreateDestroy(benchmark::State& state) { Run(state, false); }
-void BM_CreateDestroyWarm(benchmark::State& state) { Run(state, true); }
+void BM_CreateDestroy(benchmark::State& state) {
+  Run(state, false);
+}
+void BM_CreateDestroyWarm(benchmark::State& state) {
+  Run(state, true);
+}
 
-BENCHMARK(BM_CreateDestroy)->Name("create_destroy")->ArgName("agents")->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CreateDestroyWarm)->Name("create_destroy_warm")->ArgName("agents")->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CreateDestroy)
+    ->Name("create_destroy")
+    ->ArgName("agents")
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CreateDestroyWarm)
+    ->Name("create_destroy_warm")
+    ->ArgName("agents")
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -32,7 +32,8 @@ using isapack::TargetId;
 std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::fprintf(stderr, "isapack_bench_load: cannot read %s (build the target isapack_bench_inputs)\n",
+    std::fprintf(stderr,
+                 "isapack_bench_load: cannot read %s (build the target isapack_bench_inputs)\n",
                  path.c_str());
     std::exit(2);
   }
@@ -40,8 +41,8 @@ std::vector<uint8_t> ReadFile(const std::string& path) {
 }
 
 struct Agent {
-  std::string name;               // the exact target, e.g. "gfx90a"
-  std::vector<TargetId> isas;     // exact ISA, then generic ISA
+  std::string name;            // the exact target, e.g. "gfx90a"
+  std::vector<TargetId> isas;  // exact ISA, then generic ISA
 };
 
 // The agent ISA list a ROCr >= 6.4 GPU of this processor reports.
@@ -50,14 +51,18 @@ Agent MakeAgent(const isapack::ProcessorInfo& processor) {
   agent.name = std::string(processor.name);
   TargetId exact;
   exact.processor = &processor;
-  if (processor.sramecc == isapack::FeatureSupport::kSupported) exact.sramecc = isapack::FeatureSetting::kOn;
-  if (processor.xnack == isapack::FeatureSupport::kSupported) exact.xnack = isapack::FeatureSetting::kOff;
+  if (processor.sramecc == isapack::FeatureSupport::kSupported)
+    exact.sramecc = isapack::FeatureSetting::kOn;
+  if (processor.xnack == isapack::FeatureSupport::kSupported)
+    exact.xnack = isapack::FeatureSetting::kOff;
   agent.isas.push_back(exact);
   if (const isapack::GenericInfo* generic = isapack::GenericOf(processor)) {
     TargetId family = exact;
     family.generic = generic;
-    if (generic->sramecc != isapack::FeatureSupport::kSupported) family.sramecc = isapack::FeatureSetting::kAny;
-    if (generic->xnack != isapack::FeatureSupport::kSupported) family.xnack = isapack::FeatureSetting::kAny;
+    if (generic->sramecc != isapack::FeatureSupport::kSupported)
+      family.sramecc = isapack::FeatureSetting::kAny;
+    if (generic->xnack != isapack::FeatureSupport::kSupported)
+      family.xnack = isapack::FeatureSetting::kAny;
     agent.isas.push_back(family);
   }
   return agent;
@@ -72,7 +77,8 @@ size_t LoadFromBundle(std::span<const uint8_t> bundle, const TargetId& isa, size
   if (!entries) return 0;
   for (const isapack::BundleEntry& entry : *entries) {
     TargetId object;
-    if (isapack::ParseTargetId(isapack::BundleEntryTarget(entry.id), &object).error != isapack::TargetIdError::kOk) {
+    if (isapack::ParseTargetId(isapack::BundleEntryTarget(entry.id), &object).error !=
+        isapack::TargetIdError::kOk) {
       continue;
     }
     if (object.processor == isa.processor && isapack::FeatureCompatible(object.xnack, isa.xnack) &&
@@ -101,7 +107,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration && run.iterations > 0) {
-        seconds_[run.benchmark_name()] = run.real_accumulated_time / static_cast<double>(run.iterations);
+        seconds_[run.benchmark_name()] =
+            run.real_accumulated_time / static_cast<double>(run.iterations);
       }
     }
   }
@@ -110,8 +117,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const auto a = seconds_.find(set_name_a_);
     const auto b = seconds_.find(set_name_b_);
     if (a != seconds_.end() && b != seconds_.end() && a->second > 0) {
-      std::printf("\n(b)/(a) for every GPU of the set: %.1f (ccob %.1f us, isapack %.1f us per GPU)\n",
-                  b->second / a->second, b->second * 1e6 / gpus_, a->second * 1e6 / gpus_);
+      std::printf(
+          "\n(b)/(a) for every GPU of the set: %.1f (ccob %.1f us, isapack %.1f us per GPU)\n",
+          b->second / a->second, b->second * 1e6 / gpus_, a->second * 1e6 / gpus_);
     }
   }
   void SetNames(std::string a, std::string b, size_t gpus) {
@@ -136,7 +144,8 @@ int main(int argc, char** argv) {
   static const std::vector<uint8_t> bundle = ReadFile(bundle_path);
   auto parsed = isapack::Catalog::Parse(catalog_image);
   if (!parsed) {
-    std::fprintf(stderr, "isapack_bench_load: %s: %s\n", catalog_path.c_str(), parsed.error().message.c_str());
+    std::fprintf(stderr, "isapack_bench_load: %s: %s\n", catalog_path.c_str(),
+                 parsed.error().message.c_str());
     return 2;
   }
   static const isapack::Catalog catalog = *parsed;
@@ -148,7 +157,8 @@ int main(int argc, char** argv) {
     while (!covers.empty()) {
       const size_t space = covers.find(' ');
       TargetId id;
-      if (isapack::ParseTargetId(covers.substr(0, space), &id).error == isapack::TargetIdError::kOk) {
+      if (isapack::ParseTargetId(covers.substr(0, space), &id).error ==
+          isapack::TargetIdError::kOk) {
         agents.push_back(MakeAgent(*id.processor));
       }
       covers = space == std::string_view::npos ? std::string_view() : covers.substr(space + 1);
@@ -156,17 +166,20 @@ int main(int argc, char** argv) {
   }
 
   for (const Agent& agent : agents) {
-    benchmark::RegisterBenchmark(("isapack/" + agent.name).c_str(), [&agent](benchmark::State& state) {
-      size_t touched = 0;
-      for (auto _ : state) {
-        if (LoadFromCatalog(catalog, agent, &touched) == 0) state.SkipWithError("no code object for the agent");
-      }
-      state.counters["bytes_touched"] = static_cast<double>(touched);
-    });
+    benchmark::RegisterBenchmark(("isapack/" + agent.name).c_str(),
+                                 [&agent](benchmark::State& state) {
+                                   size_t touched = 0;
+                                   for (auto _ : state) {
+                                     if (LoadFromCatalog(catalog, agent, &touched) == 0)
+                                       state.SkipWithError("no code object for the agent");
+                                   }
+                                   state.counters["bytes_touched"] = static_cast<double>(touched);
+                                 });
     benchmark::RegisterBenchmark(("ccob/" + agent.name).c_str(), [&agent](benchmark::State& state) {
       size_t touched = 0;
       for (auto _ : state) {
-        if (LoadFromBundle(bundle, agent.isas[0], &touched) == 0) state.SkipWithError("no bundle entry for the agent");
+        if (LoadFromBundle(bundle, agent.isas[0], &touched) == 0)
+          state.SkipWithError("no bundle entry for the agent");
       }
       state.counters["bytes_touched"] = static_cast<double>(touched);
     });
@@ -196,8 +209,9 @@ int main(int argc, char** argv) {
     state.counters["bytes_touched"] = static_cast<double>(total);
   });
 
-  std::printf("catalog %s (%zu bytes, %zu code objects), bundle %s (%zu bytes), %zu GPUs\n", catalog_path.c_str(),
-              catalog_image.size(), catalog.size(), bundle_path.c_str(), bundle.size(), agents.size());
+  std::printf("catalog %s (%zu bytes, %zu code objects), bundle %s (%zu bytes), %zu GPUs\n",
+              catalog_path.c_str(), catalog_image.size(), catalog.size(), bundle_path.c_str(),
+              bundle.size(), agents.size());
   RatioReporter reporter;
   reporter.SetNames(all_a, all_b, agents.size());
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -6,7 +6,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -14,9 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -43,8 +43,8 @@ struct Finished {
   int exit = -1;
   std::string out;
   std::string err;
-  double seconds = 0;     // wall time
-  long peak_rss_kb = 0;   // the child's peak resident set (getrusage via wait4)
+  double seconds = 0;    // wall time
+  long peak_rss_kb = 0;  // the child's peak resident set (getrusage via wait4)
 };
 
 std::string ReadText(const fs::path& path) {
@@ -53,11 +53,13 @@ std::string ReadText(const fs::path& path) {
 }
 
 // Runs a program with extra environment variables (an empty value unsets).
-Finished Spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {}) {
+Finished Spawn(const std::vector<std::string>& argv,
+               const std::map<std::string, std::string>& env = {}) {
   static int counter = 0;
   const fs::path dir = fs::temp_directory_path() / ("isapack-cli-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  const fs::path out = dir / ("out" + std::to_string(counter)), err = dir / ("err" + std::to_string(counter));
+  const fs::path out = dir / ("out" + std::to_string(counter)),
+                 err = dir / ("err" + std::to_string(counter));
   ++counter;
   std::vector<std::string> environment;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -82,7 +84,7 @@ Finished Spawn(const std::vector<std::string>& argv, const std::map<std::string,
   const auto start = std::chrono::steady_clock::now();
   if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data()) == 0) {
     int status = 0;
-    struct rusage usage {};
+    struct rusage usage{};
     wait4(pid, &status, 0, &usage);
     run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     run.peak_rss_kb = usage.ru_maxrss;
@@ -96,12 +98,15 @@ Finished Spawn(const std::vector<std::string>& argv, const std::map<std::string,
   return run;
 }
 
-Finished Isapack(std::vector<std::string> args, const std::map<std::string, std::string>& env = {}) {
+Finished Isapack(std::vector<std::string> args,
+                 const std::map<std::string, std::string>& env = {}) {
   args.insert(args.begin(), TestPath("CLI"));
   return Spawn(args, env);
 }
 
-json Json(const Finished& run) { return json::parse(run.out); }
+json Json(const Finished& run) {
+  return json::parse(run.out);
+}
 
 const fs::path& WorkDir() {
   static const fs::path dir = [] {
@@ -121,7 +126,9 @@ std::string TestCatalog(const std::string& selectors, const std::string& mode) {
   return path;
 }
 
-json BuildInfo() { return json::parse(isapack_build_info_json()); }
+json BuildInfo() {
+  return json::parse(isapack_build_info_json());
+}
 
 // The file libisapack was loaded from.
 std::string LibraryPath() {
@@ -146,8 +153,10 @@ const std::vector<CodeObjectFile>& CodeObjects() {
       EXPECT_EQ(isapack_catalog_entry_info(i, &info), nullptr);
       std::vector<char> bytes(info.uncompressed_size);
       EXPECT_EQ(isapack_catalog_entry_extract(i, bytes.data(), bytes.size()), nullptr);
-      const fs::path path = WorkDir() / "objects" / ("amdgcn-amd-amdhsa--" + std::string(info.target_id) + ".hsaco");
-      std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      const fs::path path =
+          WorkDir() / "objects" / ("amdgcn-amd-amdhsa--" + std::string(info.target_id) + ".hsaco");
+      std::ofstream(path, std::ios::binary)
+          .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       out.push_back({info.target_id, info.code_object_version, path.string()});
     }
     return out;
@@ -192,19 +201,26 @@ TEST(CliTargets, JsonDescribesEveryProcessorAndWhatThisBuildLoads) {
   EXPECT_EQ(doc.at("generics")[4], json({{"name", "gfx11-generic"},
                                          {"mach", "0x54"},
                                          {"llvm", 19},
-                                         {"members", {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
-                                                      "gfx1151", "gfx1152", "gfx1153", "gfx1154"}}}));
+                                         {"members",
+                                          {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
+                                           "gfx1151", "gfx1152", "gfx1153", "gfx1154"}}}));
 }
 
 TEST(CliTargets, ReadableOutputListsEachTargetOnce) {
   const Finished run = Isapack({"targets"});
   ASSERT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(run.out.rfind("Exact targets, what this build covers and the code object a device would load\n", 0), 0u);
-  EXPECT_NE(run.out.find("\n  gfx600    -        -                Radeon HD 7970 (Tahiti)\n"), std::string::npos)
+  EXPECT_EQ(
+      run.out.rfind(
+          "Exact targets, what this build covers and the code object a device would load\n", 0),
+      0u);
+  EXPECT_NE(run.out.find("\n  gfx600    -        -                Radeon HD 7970 (Tahiti)\n"),
+            std::string::npos)
       << run.out;
-  EXPECT_NE(run.out.find("\n  gfx11-generic    gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "
-                         "gfx1154\n"),
-            std::string::npos);
+  EXPECT_NE(
+      run.out.find(
+          "\n  gfx11-generic    gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 "
+          "gfx1154\n"),
+      std::string::npos);
   EXPECT_NE(run.out.find("\n  gfx110X-igpu     gfx1103\n"), std::string::npos);
   EXPECT_NE(run.out.find("\nBundles:\n  dgpu-all         gfx900 gfx906 "), std::string::npos);
 }
@@ -248,19 +264,23 @@ TEST(CliExpand, ErrorsAreTheBuildsAndExitWithUsage) {
             "isapack: unknown GPU selector 'gfx110x-al'; did you mean 'gfx110X-all'?");
   run = Isapack({"expand", "all", "--llvm", "18"});
   EXPECT_EQ(run.exit, 2);
-  EXPECT_EQ(run.err, "isapack: --llvm 18: isapack knows LLVM 19 and newer (generic targets need 19)\n");
+  EXPECT_EQ(run.err,
+            "isapack: --llvm 18: isapack knows LLVM 19 and newer (generic targets need 19)\n");
 }
 
 // --- select ----------------------------------------------------------------------
 
 TEST(CliSelect, ExplainsTheGenericChoice) {
-  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--catalog", TestCatalog("all", "generic")});
+  const Finished run =
+      Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--catalog", TestCatalog("all", "generic")});
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_EQ(run.out,
             "gfx11-generic\n"
-            "  amdgcn-amd-amdhsa--gfx1103 gets gfx11-generic (code object v6, entry 8 of the catalog of the given "
+            "  amdgcn-amd-amdhsa--gfx1103 gets gfx11-generic (code object v6, entry 8 of the "
+            "catalog of the given "
             "file)\n"
-            "  assuming ROCr >= 6.4, which also lists amdgcn-amd-amdhsa--gfx11-generic (use --as-listed to take the "
+            "  assuming ROCr >= 6.4, which also lists amdgcn-amd-amdhsa--gfx11-generic (use "
+            "--as-listed to take the "
             "ISA list as given)\n"
             "Selection trace:\n"
             "  agent ISA amdgcn-amd-amdhsa--gfx1103\n"
@@ -270,59 +290,62 @@ TEST(CliSelect, ExplainsTheGenericChoice) {
 }
 
 TEST(CliSelect, AsListedModelsAnOlderRocrAndSaysTheGenericObjectIsRetargeted) {
-  const Finished run = Isapack(
-      {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog", TestCatalog("all", "generic")});
+  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json",
+                                "--catalog", TestCatalog("all", "generic")});
   EXPECT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(Json(run), json({{"schema", 1},
-                             {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
-                             {"generic_isas_assumed", json::array()},
-                             {"selected",
-                              {{"entry", 8},
-                               {"target_id", "gfx11-generic"},
-                               {"code_object_version", 6},
-                               {"retargeted_to", "gfx1103"},
-                               {"loaded_code_object_version", 5}}},
-                             {"selection_status", "OK"},
-                             {"status", "ok"},
-                             {"exit_code", 0},
-                             {"errors", json::array()},
-                             {"message", ""},
-                             {"trace",
-                              "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: selected, retargeted to "
-                              "gfx1103 (code object v5) for a ROCr without generic support\n"}}));
-  const Finished readable = Isapack(
-      {"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--catalog", TestCatalog("all", "generic")});
+  EXPECT_EQ(Json(run),
+            json({{"schema", 1},
+                  {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
+                  {"generic_isas_assumed", json::array()},
+                  {"selected",
+                   {{"entry", 8},
+                    {"target_id", "gfx11-generic"},
+                    {"code_object_version", 6},
+                    {"retargeted_to", "gfx1103"},
+                    {"loaded_code_object_version", 5}}},
+                  {"selection_status", "OK"},
+                  {"status", "ok"},
+                  {"exit_code", 0},
+                  {"errors", json::array()},
+                  {"message", ""},
+                  {"trace",
+                   "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: selected, retargeted to "
+                   "gfx1103 (code object v5) for a ROCr without generic support\n"}}));
+  const Finished readable = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed",
+                                     "--catalog", TestCatalog("all", "generic")});
   EXPECT_EQ(readable.out.substr(0, readable.out.find('\n')),
             "gfx11-generic, retargeted to gfx1103 for a ROCr without generic support");
 }
 
 TEST(CliSelect, AsListedWithRetargetingOffIsRocrTooOld) {
-  const Finished run =
-      Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json", "--catalog",
-               TestCatalog("all", "generic")},
-              {{"ISAPACK_RETARGET", "0"}});
+  const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1103", "--as-listed", "--json",
+                                "--catalog", TestCatalog("all", "generic")},
+                               {{"ISAPACK_RETARGET", "0"}});
   EXPECT_EQ(run.exit, 1);
-  EXPECT_EQ(Json(run), json({{"schema", 1},
-                             {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
-                             {"generic_isas_assumed", json::array()},
-                             {"selected", nullptr},
-                             {"selection_status", "ROCR_TOO_OLD"},
-                             {"status", "failure"},
-                             {"exit_code", 1},
-                             {"errors",
-                              {"this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
-                               "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
-                               "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
-                               "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"}},
-                             {"message",
-                              "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
-                              "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
-                              "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
-                              "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
-                             {"trace",
-                              "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: rejected: generic code object, "
-                              "but the agent's ISA list has no generic ISA (ROCr < 6.4 cannot load generic code "
-                              "objects)\n"}}));
+  EXPECT_EQ(
+      Json(run),
+      json(
+          {{"schema", 1},
+           {"isa_names", {"amdgcn-amd-amdhsa--gfx1103"}},
+           {"generic_isas_assumed", json::array()},
+           {"selected", nullptr},
+           {"selection_status", "ROCR_TOO_OLD"},
+           {"status", "failure"},
+           {"exit_code", 1},
+           {"errors",
+            {"this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
+             "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
+             "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
+             "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"}},
+           {"message",
+            "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
+            "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
+            "amdgcn-amd-amdhsa--gfx1103; upgrade ROCm, leave retargeting on (unset "
+            "ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact"},
+           {"trace",
+            "agent ISA amdgcn-amd-amdhsa--gfx1103\n  gfx11-generic: rejected: generic code object, "
+            "but the agent's ISA list has no generic ISA (ROCr < 6.4 cannot load generic code "
+            "objects)\n"}}));
 }
 
 TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
@@ -342,15 +365,17 @@ TEST(CliSelect, EveryProcessorInBothModesMatchesTheRuntimesTable) {
     fields >> processor >> with_generic >> older_rocr >> exact_build;
     // Agents run with every mode they have set; off is as good as on here.
     std::string isa = processor;
-    if (processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" || processor.rfind("gfx94", 0) == 0 ||
-        processor == "gfx950") {
+    if (processor == "gfx906" || processor == "gfx908" || processor == "gfx90a" ||
+        processor.rfind("gfx94", 0) == 0 || processor == "gfx950") {
       isa += ":sramecc-";
     }
     const bool xnack = processor.rfind("gfx9", 0) == 0 || processor.rfind("gfx101", 0) == 0 ||
                        processor == "gfx801" || processor == "gfx810";
     if (xnack) isa += ":xnack-";
-    EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", generic})), with_generic) << isa;
-    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic}, {{"ISAPACK_RETARGET", "0"}})),
+    EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", generic})), with_generic)
+        << isa;
+    EXPECT_EQ(result(Isapack({"select", isa, "--as-listed", "--json", "--catalog", generic},
+                             {{"ISAPACK_RETARGET", "0"}})),
               older_rocr)
         << isa;
     EXPECT_EQ(result(Isapack({"select", isa, "--json", "--catalog", exact})), exact_build) << isa;
@@ -379,7 +404,8 @@ TEST(CliSelect, AnInvalidIsaNameIsAUsageError) {
   const Finished run = Isapack({"select", "amdgcn-amd-amdhsa--gfx1234"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err,
-            "isapack: ISA name 'amdgcn-amd-amdhsa--gfx1234': unknown processor 'gfx1234'; `isapack targets` lists "
+            "isapack: ISA name 'amdgcn-amd-amdhsa--gfx1234': unknown processor 'gfx1234'; `isapack "
+            "targets` lists "
             "the processors isapack knows\n");
 }
 
@@ -389,7 +415,8 @@ TEST(CliVerify, TheInstalledLibraryIsIntact) {
   Finished run = Isapack({"verify"});
   ASSERT_EQ(run.exit, 0) << run.out << run.err;
   const size_t count = isapack_catalog_entry_count();
-  EXPECT_NE(run.out.find("verify: all " + std::to_string(count) + " code objects are intact\n"), std::string::npos);
+  EXPECT_NE(run.out.find("verify: all " + std::to_string(count) + " code objects are intact\n"),
+            std::string::npos);
   run = Isapack({"verify", "--json"});
   const json doc = Json(run);
   EXPECT_EQ(doc.at("ok"), true);
@@ -409,16 +436,19 @@ std::map<std::string, std::string> Simulated() {
 TEST(CliDevices, WithoutAGpuTheyAreSkipped) {
   if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists";
   ASSERT_FALSE(isapack::testing::SystemHsaRuntimeMissing())
-      << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf install rocm-runtime)";
+      << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf "
+         "install rocm-runtime)";
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command});
     EXPECT_EQ(run.exit, 77) << command;
-    EXPECT_EQ(run.err.rfind("isapack: no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
-                            "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
-                            0),
-              0u)
+    EXPECT_EQ(
+        run.err.rfind("isapack: no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
+                      "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
+                      0),
+        0u)
         << run.err;
-    EXPECT_NE(run.err.find("\nisapack: skipped: no usable AMD GPU on this machine (exit 77)\n"), std::string::npos);
+    EXPECT_NE(run.err.find("\nisapack: skipped: no usable AMD GPU on this machine (exit 77)\n"),
+              std::string::npos);
   }
 }
 
@@ -434,10 +464,12 @@ TEST(CliDevices, ListsTheSimulatedAgents) {
   EXPECT_EQ(second.at("product_name"), "Radeon RX 6800/6900 (simulated)");
   EXPECT_EQ(second.at("uuid"), "GPU-00000000000000b0");
   const bool generic = BuildInfo().at("mode") == "generic";
-  EXPECT_EQ(second.at("isa_names"), json({"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"}));
+  EXPECT_EQ(second.at("isa_names"),
+            json({"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"}));
   EXPECT_EQ(second.at("code_object"), generic ? "gfx10-3-generic" : "gfx1030");
   const Finished readable = Isapack({"devices"}, Simulated());
-  EXPECT_NE(readable.out.find("\nSIMULATED: isapack simulated HSA runtime (a test double"), std::string::npos);
+  EXPECT_NE(readable.out.find("\nSIMULATED: isapack simulated HSA runtime (a test double"),
+            std::string::npos);
 }
 
 TEST(CliSmoke, PassesOnEverySimulatedAgent) {
@@ -455,7 +487,8 @@ TEST(CliSmoke, PassesOnEverySimulatedAgent) {
     EXPECT_EQ(device.at("probe").at("work_items_verified"), 128);
   }
   const Finished readable = Isapack({"smoke"}, Simulated());
-  EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos) << readable.out;
+  EXPECT_NE(readable.out.find("GPU 0 gfx1103: PASS (simulated)\n"), std::string::npos)
+      << readable.out;
 }
 
 TEST(CliSmoke, OnTheSimulatedRocr52ItExercisesTheRetargetedPath) {
@@ -465,14 +498,17 @@ TEST(CliSmoke, OnTheSimulatedRocr52ItExercisesTheRetargetedPath) {
   const Finished run = Isapack({"smoke"}, env);
   ASSERT_EQ(run.exit, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("GPU 0 gfx1036: PASS (simulated)\n"
-                         "  ok    create the device and load gfx10-3-generic, retargeted to gfx1036 (code object v5) "
+                         "  ok    create the device and load gfx10-3-generic, retargeted to "
+                         "gfx1036 (code object v5) "
                          "for a ROCr without generic support\n"),
             std::string::npos)
       << run.out;
   const Finished devices = Isapack({"devices"}, env);
-  EXPECT_NE(devices.out.find("  this build: covered, loads gfx10-3-generic, retargeted to gfx1036 (code object v5) "
-                             "for a ROCr without generic support\n"),
-            std::string::npos)
+  EXPECT_NE(
+      devices.out.find(
+          "  this build: covered, loads gfx10-3-generic, retargeted to gfx1036 (code object v5) "
+          "for a ROCr without generic support\n"),
+      std::string::npos)
       << devices.out;
 }
 
@@ -485,7 +521,8 @@ TEST(CliSmoke, AnInjectedFailureIsAFailure) {
   EXPECT_EQ(doc.at("passed"), false);
   const json& check = doc.at("devices")[0].at("checks")[1];
   EXPECT_EQ(check.at("passed"), false);
-  EXPECT_EQ(check.at("detail"), "the isapack_fill dispatch on gfx1103 did not complete within 200 ms");
+  EXPECT_EQ(check.at("detail"),
+            "the isapack_fill dispatch on gfx1103 did not complete within 200 ms");
   env["ISAPACK_SIMULATED_HSA_FAULTS"] = "load-reject";
   EXPECT_EQ(Isapack({"smoke"}, env).exit, 1);
 }
@@ -521,7 +558,8 @@ TEST(CliInspect, EveryCodeObjectOfThisBuild) {
 std::string RequiredTool(const std::string& key, const std::string& package) {
   const std::string path = TestPath(key);
   if (path.empty() || access(path.c_str(), X_OK) != 0) {
-    ADD_FAILURE() << key << " ('" << path << "') is missing: install the Debian package " << package;
+    ADD_FAILURE() << key << " ('" << path << "') is missing: install the Debian package "
+                  << package;
     return "";
   }
   return path;
@@ -547,7 +585,8 @@ std::vector<std::string> BundleTargets(bool compress) {
   // ships the unversioned name only in the LLVM's own bin directory.
   const std::string llvm_bin = fs::canonical(TestPath("OFFLOAD_BUNDLER")).parent_path().string();
   const char* path = std::getenv("PATH");
-  const Finished made = Spawn(argv, {{"PATH", llvm_bin + ":" + (path != nullptr ? path : "/usr/bin:/bin")}});
+  const Finished made =
+      Spawn(argv, {{"PATH", llvm_bin + ":" + (path != nullptr ? path : "/usr/bin:/bin")}});
   EXPECT_EQ(made.exit, 0) << made.err;
   return ids;
 }
@@ -557,7 +596,8 @@ std::vector<std::string> BundleTargets(bool compress) {
 json BundleEntries() {
   json entries = json::array({{{"id", "host-x86_64-unknown-linux-gnu-"}, {"size", 0}}});
   for (const CodeObjectFile& object : CodeObjects()) {
-    entries.push_back({{"id", "hipv4-amdgcn-amd-amdhsa--" + object.target_id}, {"size", fs::file_size(object.path)}});
+    entries.push_back({{"id", "hipv4-amdgcn-amd-amdhsa--" + object.target_id},
+                       {"size", fs::file_size(object.path)}});
   }
   return entries;
 }
@@ -584,7 +624,8 @@ TEST(CliInspect, OffloadBundlesFromClangOffloadBundler) {
 
 // A CCOB file: a v1, v2 or v3 header for `frame`, which decompresses with
 // `method` (0 zlib, 1 zstd) to `raw_size` bytes.
-std::string CompressedBundleFile(uint16_t version, uint16_t method, const std::string& frame, uint64_t raw_size) {
+std::string CompressedBundleFile(uint16_t version, uint16_t method, const std::string& frame,
+                                 uint64_t raw_size) {
   std::string file = "CCOB";
   auto put = [&](auto value) { file.append(reinterpret_cast<const char*>(&value), sizeof(value)); };
   const uint64_t header = version == 1 ? 20 : version == 2 ? 24 : 32;
@@ -592,7 +633,10 @@ std::string CompressedBundleFile(uint16_t version, uint16_t method, const std::s
   put(method);
   if (version == 2) put(static_cast<uint32_t>(header + frame.size()));
   if (version == 3) put(static_cast<uint64_t>(header + frame.size()));
-  if (version == 3) put(raw_size); else put(static_cast<uint32_t>(raw_size));
+  if (version == 3)
+    put(raw_size);
+  else
+    put(static_cast<uint32_t>(raw_size));
   put(uint64_t{0x1234});
   return file + frame;
 }
@@ -607,7 +651,8 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
   const std::string raw = ReadText(WorkDir() / "bundle.bin");
   std::vector<uint8_t> compressed(compressBound(raw.size()));
   uLongf compressed_size = compressed.size();
-  ASSERT_EQ(compress2(compressed.data(), &compressed_size, reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9),
+  ASSERT_EQ(compress2(compressed.data(), &compressed_size,
+                      reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9),
             Z_OK);
   const std::string zlib_frame(reinterpret_cast<const char*>(compressed.data()), compressed_size);
   BundleTargets(true);
@@ -618,8 +663,8 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
     const std::string name = method == 0 ? "zlib" : "zstd";
     for (const uint16_t version : {uint16_t{1}, uint16_t{2}, uint16_t{3}}) {
       const fs::path path = WorkDir() / (name + "-v" + std::to_string(version) + ".ccob");
-      std::ofstream(path, std::ios::binary)
-          << CompressedBundleFile(version, method, method == 0 ? zlib_frame : zstd_frame, raw.size());
+      std::ofstream(path, std::ios::binary) << CompressedBundleFile(
+          version, method, method == 0 ? zlib_frame : zstd_frame, raw.size());
       const json report = InspectOne(path.string());
       EXPECT_EQ(report.at("targets"), json(ids)) << path;
       EXPECT_EQ(report.at("bundles")[0].at("method"), name);
@@ -631,20 +676,24 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
 
 TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
   const char* libhsa = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
-  ASSERT_EQ(access(libhsa, R_OK), 0) << libhsa << " is not installed: apt-get install libhsa-runtime64-1";
+  ASSERT_EQ(access(libhsa, R_OK), 0)
+      << libhsa << " is not installed: apt-get install libhsa-runtime64-1";
   const json report = InspectOne(libhsa);
   EXPECT_EQ(report.at("kind"), "host-elf");
   // ROCr 5.2.3: 26 code objects v4, one per exact target, plus three legacy
   // code objects v1 (ISA 7.0.0, 8.0.0 and 9.0.0).
   std::map<int, int> versions;
-  for (const json& object : report.at("code_objects")) ++versions[object.at("code_object_version").get<int>()];
+  for (const json& object : report.at("code_objects"))
+    ++versions[object.at("code_object_version").get<int>()];
   EXPECT_EQ(versions, (std::map<int, int>{{1, 3}, {4, 26}}));
   std::set<std::string> targets;
   for (const json& t : report.at("targets")) targets.insert(t.get<std::string>());
-  EXPECT_EQ(targets, (std::set<std::string>{"gfx700", "gfx701", "gfx702", "gfx801", "gfx802", "gfx803", "gfx805",
-                                            "gfx810", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909",
-                                            "gfx90a", "gfx90c", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030",
-                                            "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035"}));
+  EXPECT_EQ(targets,
+            (std::set<std::string>{"gfx700",  "gfx701",  "gfx702",  "gfx801",  "gfx802",  "gfx803",
+                                   "gfx805",  "gfx810",  "gfx900",  "gfx902",  "gfx904",  "gfx906",
+                                   "gfx908",  "gfx909",  "gfx90a",  "gfx90c",  "gfx1010", "gfx1011",
+                                   "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033",
+                                   "gfx1034", "gfx1035"}));
   EXPECT_EQ(report.at("errors"), json::array());
 }
 
@@ -665,10 +714,12 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   const fs::path truncated = WorkDir() / "truncated.hsaco";
   std::ofstream(truncated, std::ios::binary) << object.substr(0, object.size() / 2);
   json report = InspectOne(truncated.string(), 1);
-  EXPECT_EQ(report.at("code_objects")[0].at("error"), "ELF section header table lies outside the file");
+  EXPECT_EQ(report.at("code_objects")[0].at("error"),
+            "ELF section header table lies outside the file");
 
   const fs::path garbage = WorkDir() / "garbage.bin";
-  std::ofstream(garbage, std::ios::binary) << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
+  std::ofstream(garbage, std::ios::binary)
+      << std::string(4096, '\x7f') + "ELF" + std::string(100, '\0');
   report = InspectOne(garbage.string(), 4);  // read, but no AMDGPU code: nothing found
   EXPECT_EQ(report.at("kind"), "unknown");
   EXPECT_EQ(report.at("targets"), json::array());
@@ -685,23 +736,26 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   const fs::path corrupt = WorkDir() / "corrupt.bin";
   std::ofstream(corrupt, std::ios::binary) << bundle;
   report = InspectOne(corrupt.string(), 1);
-  EXPECT_EQ(report.at("errors")[0],
-            "the file: offload bundle entry 'host-x86_64-unknown-linux-gnu-' lies outside the bundle");
+  EXPECT_EQ(
+      report.at("errors")[0],
+      "the file: offload bundle entry 'host-x86_64-unknown-linux-gnu-' lies outside the bundle");
 
   BundleTargets(true);
   const std::string ccob = ReadText(WorkDir() / "bundle.ccob");
   const fs::path short_ccob = WorkDir() / "short.ccob";
   std::ofstream(short_ccob, std::ios::binary) << ccob.substr(0, ccob.size() - 100);
   report = InspectOne(short_ccob.string(), 1);
-  EXPECT_EQ(report.at("errors"), json({"the file: compressed offload bundle records " + std::to_string(ccob.size()) +
-                                       " bytes but " + std::to_string(ccob.size() - 100) + " are present"}));
+  EXPECT_EQ(report.at("errors"),
+            json({"the file: compressed offload bundle records " + std::to_string(ccob.size()) +
+                  " bytes but " + std::to_string(ccob.size() - 100) + " are present"}));
 
   std::string flipped = ccob;
   flipped[24] = static_cast<char>(flipped[24] ^ 0x5a);  // the zstd frame's magic
   const fs::path bad_frame = WorkDir() / "bad-frame.ccob";
   std::ofstream(bad_frame, std::ios::binary) << flipped;
   report = InspectOne(bad_frame.string(), 1);
-  EXPECT_EQ(report.at("errors"), json({"the file: compressed offload bundle: the zstd frame header is damaged"}));
+  EXPECT_EQ(report.at("errors"),
+            json({"the file: compressed offload bundle: the zstd frame header is damaged"}));
   EXPECT_EQ(report.at("targets"), json::array());
 
   std::string huge = ccob;
@@ -710,8 +764,9 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
   const fs::path bomb = WorkDir() / "bomb.ccob";
   std::ofstream(bomb, std::ios::binary) << huge;
   report = InspectOne(bomb.string(), 1);
-  EXPECT_EQ(report.at("errors"), json({"the file: compressed offload bundle claims 4294967280 bytes uncompressed, "
-                                       "above the limit of 268435456"}));
+  EXPECT_EQ(report.at("errors"),
+            json({"the file: compressed offload bundle claims 4294967280 bytes uncompressed, "
+                  "above the limit of 268435456"}));
 }
 
 // --- real-world containers, made by the real tools ---------------------------
@@ -719,14 +774,17 @@ TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {
 // A HIP translation unit compiled by clang for `arches`, as a host object
 // with a .hip_fatbin section (-nogpulib -nogpuinc: no ROCm headers needed;
 // the kernel launch stub only needs hipLaunchKernel declared).
-std::string CompileHip(const std::string& name, const std::vector<std::string>& arches, bool compress) {
+std::string CompileHip(const std::string& name, const std::vector<std::string>& arches,
+                       bool compress) {
   const fs::path source = WorkDir() / (name + ".hip");
   std::ofstream(source) << "typedef struct { unsigned x, y, z; } dim3;\n"
-                           "extern \"C\" int hipLaunchKernel(const void*, dim3, dim3, void**, unsigned long, void*);\n"
+                           "extern \"C\" int hipLaunchKernel(const void*, dim3, dim3, void**, "
+                           "unsigned long, void*);\n"
                            "extern \"C\" __attribute__((global)) void "
                         << name << "(int* out) { *out = 42; }\n";
   const std::string object = (WorkDir() / (name + (compress ? ".ccob.o" : ".o"))).string();
-  std::vector<std::string> argv = {TestPath("CLANG"), "-x", "hip", "-nogpulib", "-nogpuinc", "-fPIC", "-c"};
+  std::vector<std::string> argv = {TestPath("CLANG"), "-x",    "hip", "-nogpulib",
+                                   "-nogpuinc",       "-fPIC", "-c"};
   for (const std::string& arch : arches) argv.push_back("--offload-arch=" + arch);
   if (compress) argv.push_back("--offload-compress");
   argv.insert(argv.end(), {"-o", object, source.string()});
@@ -770,8 +828,9 @@ TEST(CliInspect, SeveralCompressedBundlesInOneHipFatbinAreReadByTheirHeaderSizes
 TEST(CliInspect, UncompressedBundlesOfAHipSharedLibrary) {
   ASSERT_TOOL("CLANG", "clang-19");
   ASSERT_TOOL("LLD", "lld-19");
-  const std::string library = LinkShared("libtwo-bundles.so", {CompileHip("plain_first", {"gfx1100"}, false),
-                                                               CompileHip("plain_second", {"gfx942", "gfx1201"}, false)});
+  const std::string library =
+      LinkShared("libtwo-bundles.so", {CompileHip("plain_first", {"gfx1100"}, false),
+                                       CompileHip("plain_second", {"gfx942", "gfx1201"}, false)});
   const json report = InspectOne(library);
   EXPECT_EQ(report.at("targets"), json({"gfx1100", "gfx1201", "gfx942"}));
   ASSERT_EQ(report.at("bundles").size(), 2u);
@@ -791,8 +850,9 @@ TEST(CliInspect, HipFatbinAddedToALibraryWithObjcopy) {
   fatbin += ReadText(WorkDir() / "bundle.ccob");
   std::ofstream(WorkDir() / "fatbin.bin", std::ios::binary) << fatbin;
   const std::string library = (WorkDir() / "libadded-fatbin.so").string();
-  const Finished made = Spawn({TestPath("LLVM_OBJCOPY"), "--add-section",
-                               ".hip_fatbin=" + (WorkDir() / "fatbin.bin").string(), LibraryPath(), library});
+  const Finished made =
+      Spawn({TestPath("LLVM_OBJCOPY"), "--add-section",
+             ".hip_fatbin=" + (WorkDir() / "fatbin.bin").string(), LibraryPath(), library});
   ASSERT_EQ(made.exit, 0) << made.err;
   const json report = InspectOne(library);
   json expected = json(ids);
@@ -817,10 +877,11 @@ TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
   const std::string hip_object = CompileHip("archived_kernel", {"gfx1151"}, true);
   const std::string archive = (WorkDir() / "libbundles.a").string();
   fs::remove(archive);
-  const fs::path empty = WorkDir() / "empty.o";  // an empty member (the inspect fuzzer's first find)
+  const fs::path empty =
+      WorkDir() / "empty.o";  // an empty member (the inspect fuzzer's first find)
   std::ofstream(empty).close();
-  const Finished made = Spawn({TestPath("LLVM_AR"), "rc", archive, (WorkDir() / "bundle.bin").string(), hip_object,
-                               empty.string()});
+  const Finished made = Spawn({TestPath("LLVM_AR"), "rc", archive,
+                               (WorkDir() / "bundle.bin").string(), hip_object, empty.string()});
   ASSERT_EQ(made.exit, 0) << made.err;
   const json report = InspectOne(archive);
   EXPECT_EQ(report.at("kind"), "archive");
@@ -829,15 +890,18 @@ TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
   EXPECT_EQ(report.at("targets"), expected);
   ASSERT_EQ(report.at("bundles").size(), 2u);
   EXPECT_EQ(report.at("bundles")[0].at("location"), "archive member 'bundle.bin'");
-  EXPECT_EQ(report.at("bundles")[1].at("location"), "archive member 'archived_kernel.ccob.o': section .hip_fatbin + 0x0");
+  EXPECT_EQ(report.at("bundles")[1].at("location"),
+            "archive member 'archived_kernel.ccob.o': section .hip_fatbin + 0x0");
   EXPECT_EQ(report.at("errors"), json::array());
 
   const std::string whole = ReadText(archive);
   const fs::path truncated = WorkDir() / "truncated.a";
-  std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 2);  // inside a member
+  std::ofstream(truncated, std::ios::binary)
+      << whole.substr(0, whole.size() / 2);  // inside a member
   const json damaged = InspectOne(truncated.string(), 1);
   EXPECT_EQ(damaged.at("kind"), "archive");
-  EXPECT_EQ(damaged.at("errors"), json({"archive member 'bundle.bin': damaged ar archive: Truncated ar archive"}));
+  EXPECT_EQ(damaged.at("errors"),
+            json({"archive member 'bundle.bin': damaged ar archive: Truncated ar archive"}));
 }
 
 // --- inputs nobody planned for: bounded, clear, and the scan goes on -----------
@@ -893,15 +957,17 @@ const fs::path& SparseFile() {
 
 std::string RefusedType(const std::string& path, const std::string& type) {
   return path + " is " + type +
-         "; isapack reads regular files only (a device, FIFO or socket may never end); copy the data to a file first";
+         "; isapack reads regular files only (a device, FIFO or socket may never end); copy the "
+         "data to a file first";
 }
 
 TEST(CliBoundedInputs, DevZeroAFifoAndA2GbSparseFileReturnWithinASecondNamingWhatTheyAre) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"/dev/zero", RefusedType("/dev/zero", "a character device")},
       {Fifo().string(), RefusedType(Fifo().string(), "a FIFO (named pipe)")},
-      {SparseFile().string(), SparseFile().string() +
-                                  " is 2147483648 bytes, above the limit of 1073741824 bytes; --max-file-size raises it"}};
+      {SparseFile().string(),
+       SparseFile().string() +
+           " is 2147483648 bytes, above the limit of 1073741824 bytes; --max-file-size raises it"}};
   for (const auto& [path, message] : cases) {
     Finished run = Isapack({"inspect", path});
     EXPECT_EQ(run.exit, 3) << path;
@@ -938,8 +1004,9 @@ TEST(CliBoundedInputs, ADirectoryIsWalkedInSortedOrderWithoutFollowingLinks) {
   const json doc = Json(run);
   std::vector<std::string> paths;
   for (const json& file : doc.at("files")) paths.push_back(file.at("path"));
-  EXPECT_EQ(paths, (std::vector<std::string>{(dir / "a" / "c.hsaco").string(), (dir / "b.hsaco").string(),
-                                             (dir / "loop1").string(), (dir / "loop2").string()}));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{(dir / "a" / "c.hsaco").string(), (dir / "b.hsaco").string(),
+                                      (dir / "loop1").string(), (dir / "loop2").string()}));
   EXPECT_EQ(doc.at("files")[0].at("targets"), json({CodeObjects().back().target_id}));
   EXPECT_EQ(doc.at("files")[1].at("targets"), json({CodeObjects().front().target_id}));
   const std::string loop = "cannot open " + (dir / "loop1").string() +
@@ -950,12 +1017,15 @@ TEST(CliBoundedInputs, ADirectoryIsWalkedInSortedOrderWithoutFollowingLinks) {
 }
 
 TEST(CliBoundedInputs, AnUnreadableInputIsReportedAndTheNextOneIsStillInspected) {
-  const Finished run = Isapack({"inspect", "/nonexistent/file", WorkDir().string() + "/../" +
-                                                                    WorkDir().filename().string() + "/walked/b.hsaco",
-                                CodeObjects().front().path});
+  const Finished run =
+      Isapack({"inspect", "/nonexistent/file",
+               WorkDir().string() + "/../" + WorkDir().filename().string() + "/walked/b.hsaco",
+               CodeObjects().front().path});
   EXPECT_EQ(run.exit, 3);
-  EXPECT_EQ(run.err.substr(0, run.err.find('\n')), "isapack: cannot open /nonexistent/file: No such file or directory");
-  EXPECT_NE(run.out.find(CodeObjects().front().path + ": AMDGPU code object, "), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.substr(0, run.err.find('\n')),
+            "isapack: cannot open /nonexistent/file: No such file or directory");
+  EXPECT_NE(run.out.find(CodeObjects().front().path + ": AMDGPU code object, "), std::string::npos)
+      << run.out;
 }
 
 TEST(CliBoundedInputs, ExitCodesTellNothingFoundFromUnreadableFromFound) {
@@ -964,7 +1034,8 @@ TEST(CliBoundedInputs, ExitCodesTellNothingFoundFromUnreadableFromFound) {
   Finished run = Isapack({"inspect", "--json", text.string()});
   EXPECT_EQ(run.exit, 4);
   EXPECT_EQ(Json(run).at("status"), "nothing_found");
-  EXPECT_EQ(Json(run).at("errors"), json({"no input carries AMDGPU code (code objects, offload bundles, catalogs)"}));
+  EXPECT_EQ(Json(run).at("errors"),
+            json({"no input carries AMDGPU code (code objects, offload bundles, catalogs)"}));
   run = Isapack({"inspect", "--json", text.string(), CodeObjects().front().path});
   EXPECT_EQ(run.exit, 0);
   EXPECT_EQ(Json(run).at("status"), "ok");
@@ -978,8 +1049,9 @@ TEST(CliBoundedInputs, MaxFileSizeSetsTheLimit) {
   const uintmax_t size = fs::file_size(path);
   Finished run = Isapack({"inspect", "--max-file-size", std::to_string(size - 1), path});
   EXPECT_EQ(run.exit, 3);
-  EXPECT_EQ(run.err, "isapack: " + path + " is " + std::to_string(size) + " bytes, above the limit of " +
-                         std::to_string(size - 1) + " bytes; --max-file-size raises it\n");
+  EXPECT_EQ(run.err, "isapack: " + path + " is " + std::to_string(size) +
+                         " bytes, above the limit of " + std::to_string(size - 1) +
+                         " bytes; --max-file-size raises it\n");
   EXPECT_EQ(Isapack({"inspect", "--max-file-size", std::to_string(size), path}).exit, 0);
   run = Isapack({"inspect", "--max-file-size", "4294967296", SparseFile().string()});
   EXPECT_EQ(run.exit, 4);  // read (sparse: zeros), nothing in it
@@ -988,8 +1060,9 @@ TEST(CliBoundedInputs, MaxFileSizeSetsTheLimit) {
 TEST(CliBoundedInputs, SelectWantsOneFileNotADirectory) {
   const Finished run = Isapack({"select", "gfx1103", "--catalog", WorkDir().string()});
   EXPECT_EQ(run.exit, 3);
-  EXPECT_EQ(run.err, "isapack: --catalog: " + WorkDir().string() +
-                         " is a directory; this command reads one file (a libisapack or a catalog)\n");
+  EXPECT_EQ(run.err,
+            "isapack: --catalog: " + WorkDir().string() +
+                " is a directory; this command reads one file (a libisapack or a catalog)\n");
 }
 
 // What a Debian system already has, through every command that reads files.
@@ -1000,14 +1073,16 @@ TEST(CliCorpus, WhatTheSystemHasIsReadInBoundedTimeAndMemoryWithAMessagePerBadIn
   fs::remove(loop);
   fs::create_symlink(loop.filename(), loop);
   const std::string libhsa = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
-  const std::vector<std::string> bad = {"/dev/null", Fifo().string(), SparseFile().string(), loop.string(),
-                                        "/proc/self/mem"};
+  const std::vector<std::string> bad = {"/dev/null", Fifo().string(), SparseFile().string(),
+                                        loop.string(), "/proc/self/mem"};
   const std::map<std::string, std::string> messages = {
       {"/dev/null", RefusedType("/dev/null", "a character device")},
       {Fifo().string(), RefusedType(Fifo().string(), "a FIFO (named pipe)")},
       {SparseFile().string(),
-       SparseFile().string() + " is 2147483648 bytes, above the limit of 1073741824 bytes; --max-file-size raises it"},
-      {loop.string(), "cannot open " + loop.string() + ": a symbolic link loop (Too many levels of symbolic links)"},
+       SparseFile().string() +
+           " is 2147483648 bytes, above the limit of 1073741824 bytes; --max-file-size raises it"},
+      {loop.string(), "cannot open " + loop.string() +
+                          ": a symbolic link loop (Too many levels of symbolic links)"},
       {"/proc/self/mem", "cannot read /proc/self/mem: Input/output error"}};
   std::vector<std::string> args = {"inspect", "--json", libhsa, "/proc/self/maps"};
   args.insert(args.end(), bad.begin(), bad.end());
@@ -1017,9 +1092,11 @@ TEST(CliCorpus, WhatTheSystemHasIsReadInBoundedTimeAndMemoryWithAMessagePerBadIn
   EXPECT_LT(run.peak_rss_kb, 128 * 1024);
   json doc = Json(run);
   ASSERT_EQ(doc.at("files").size(), 7u);
-  EXPECT_EQ(doc.at("files")[0].at("targets").size(), 26u);  // ROCr's blit kernels (TheBlitKernelsRocrEmbeds)
+  EXPECT_EQ(doc.at("files")[0].at("targets").size(),
+            26u);  // ROCr's blit kernels (TheBlitKernelsRocrEmbeds)
   EXPECT_EQ(doc.at("files")[1].at("kind"), "unknown");
-  for (size_t i = 0; i < bad.size(); ++i) EXPECT_EQ(doc.at("files")[2 + i].at("error"), messages.at(bad[i]));
+  for (size_t i = 0; i < bad.size(); ++i)
+    EXPECT_EQ(doc.at("files")[2 + i].at("error"), messages.at(bad[i]));
   for (const std::string& path : bad) {
     run = Isapack({"inspect", path});
     EXPECT_EQ(run.exit, 3) << path;
@@ -1062,8 +1139,8 @@ TEST(CliCorpus, WhatTheSystemHasIsReadInBoundedTimeAndMemoryWithAMessagePerBadIn
     // Every refusal names the path and what is wrong with it.
     EXPECT_NE(error.find(path), std::string::npos) << error;
   }
-  std::cout << "inspect /usr/lib: " << doc.at("files").size() << " files, " << run.seconds << " s, peak RSS "
-            << run.peak_rss_kb << " KiB\n";
+  std::cout << "inspect /usr/lib: " << doc.at("files").size() << " files, " << run.seconds
+            << " s, peak RSS " << run.peak_rss_kb << " KiB\n";
 }
 
 // --- every exit code prints one JSON object with --json ----------------------
@@ -1089,7 +1166,8 @@ TEST(CliJson, Exit0IsStatusOk) {
 
 TEST(CliJson, Exit1IsStatusFailure) {
   // ROCR_TOO_OLD: retargeting off, generic objects only, an ISA list without the generic ISA
-  ExpectOutcome(Isapack({"select", "gfx1103", "--as-listed", "--json", "--catalog", TestCatalog("all", "generic")},
+  ExpectOutcome(Isapack({"select", "gfx1103", "--as-listed", "--json", "--catalog",
+                         TestCatalog("all", "generic")},
                         {{"ISAPACK_RETARGET", "0"}}),
                 1, "failure");
   auto env = Simulated();
@@ -1100,9 +1178,9 @@ TEST(CliJson, Exit1IsStatusFailure) {
 TEST(CliJson, Exit2IsStatusUsageErrorForOptionsSelectorsAndIsaNames) {
   Finished run = Isapack({"targets", "--bogus", "--json"});
   ExpectOutcome(run, 2, "usage_error");
-  EXPECT_EQ(Json(run).at("errors"),
-            json({"The following argument was not expected: --bogus; run 'isapack --help' for the subcommands and "
-                  "their options"}));
+  EXPECT_EQ(Json(run).at("errors"), json({"The following argument was not expected: --bogus; run "
+                                          "'isapack --help' for the subcommands and "
+                                          "their options"}));
   ExpectOutcome(Isapack({"expand", "gfx110x-al", "--json"}), 2, "usage_error");
   ExpectOutcome(Isapack({"expand", "all", "--mode", "bogus", "--json"}), 2, "usage_error");
   ExpectOutcome(Isapack({"select", "gfx1234", "--json"}), 2, "usage_error");
@@ -1110,7 +1188,8 @@ TEST(CliJson, Exit2IsStatusUsageErrorForOptionsSelectorsAndIsaNames) {
 
 TEST(CliJson, Exit3IsStatusUnreadableInput) {
   ExpectOutcome(Isapack({"inspect", "/dev/zero", "--json"}), 3, "unreadable_input");
-  ExpectOutcome(Isapack({"select", "gfx1103", "--catalog", "/dev/zero", "--json"}), 3, "unreadable_input");
+  ExpectOutcome(Isapack({"select", "gfx1103", "--catalog", "/dev/zero", "--json"}), 3,
+                "unreadable_input");
 }
 
 TEST(CliJson, Exit4IsStatusNothingFound) {
@@ -1124,7 +1203,8 @@ TEST(CliJson, Exit77IsStatusSkippedNoGpu) {
   for (const char* command : {"devices", "smoke"}) {
     const Finished run = Isapack({command, "--json"});
     ExpectOutcome(run, 77, "skipped_no_gpu");
-    EXPECT_EQ(Json(run).at("errors").back(), "skipped: no usable AMD GPU on this machine (exit 77)") << command;
+    EXPECT_EQ(Json(run).at("errors").back(), "skipped: no usable AMD GPU on this machine (exit 77)")
+        << command;
   }
 }
 
@@ -1136,41 +1216,49 @@ TEST(CliExpand, UsageErrorsNameTheOptionAndItsValue) {
   EXPECT_EQ(run.err, "isapack: --mode bogus: use 'generic' or 'exact'\n");
   run = Isapack({"expand", "all", "--llvm", "0"});
   EXPECT_EQ(run.exit, 2);
-  EXPECT_EQ(run.err, "isapack: --llvm 0: isapack knows LLVM 19 and newer (generic targets need 19)\n");
+  EXPECT_EQ(run.err,
+            "isapack: --llvm 0: isapack knows LLVM 19 and newer (generic targets need 19)\n");
   run = Isapack({"expand", "all", "--code-object-version", "6"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err,
-            "isapack: --code-object-version 6: exact code objects use version 4 or 5 (generic code objects always "
+            "isapack: --code-object-version 6: exact code objects use version 4 or 5 (generic code "
+            "objects always "
             "use 6)\n");
   run = Isapack({"expand", ";;"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err,
-            "isapack: the selectors name no GPU selector (only separators); give one, e.g. 'all' or 'gfx110X-all'\n");
+            "isapack: the selectors name no GPU selector (only separators); give one, e.g. 'all' "
+            "or 'gfx110X-all'\n");
   run = Isapack({"expand", "gfx1100 gfx1030"});
   EXPECT_EQ(run.exit, 2);
   EXPECT_EQ(run.err.substr(0, run.err.find('\n')),
-            "isapack: unknown GPU selector 'gfx1100 gfx1030': GPU selectors are separated by ';', not by spaces; "
+            "isapack: unknown GPU selector 'gfx1100 gfx1030': GPU selectors are separated by ';', "
+            "not by spaces; "
             "use 'gfx1100;gfx1030'");
 }
 
 TEST(CliExpand, EveryUnbuildableTargetIsNamedWithTheLlvmReleaseItNeeds) {
   const Finished run = Isapack({"expand", "gfx950;gfx1153", "--llvm", "19"});
   EXPECT_EQ(run.exit, 2);
-  EXPECT_EQ(run.err,
-            "isapack: GPU selector 'gfx950': LLVM 19 cannot build gfx950: it first appears in LLVM 20\n"
-            "GPU selector 'gfx1153': LLVM 19 cannot build gfx1153: it first appears in LLVM 20. Set ISAPACK_CLANG to "
-            "a clang that can, or remove gfx950 gfx1153 from the selectors.\n");
+  EXPECT_EQ(
+      run.err,
+      "isapack: GPU selector 'gfx950': LLVM 19 cannot build gfx950: it first appears in LLVM 20\n"
+      "GPU selector 'gfx1153': LLVM 19 cannot build gfx1153: it first appears in LLVM 20. Set "
+      "ISAPACK_CLANG to "
+      "a clang that can, or remove gfx950 gfx1153 from the selectors.\n");
 }
 
 TEST(CliSelect, TheTraceSaysALaterIsaWasNotConsideredNotThatItHasNoCodeObject) {
-  const Finished run = Isapack({"select", "--as-listed", "--json", "--catalog", TestCatalog("all", "exact"),
-                                "amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx1030"});
+  const Finished run =
+      Isapack({"select", "--as-listed", "--json", "--catalog", TestCatalog("all", "exact"),
+               "amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx1030"});
   EXPECT_EQ(run.exit, 0) << run.err;
-  EXPECT_EQ(Json(run).at("trace"),
-            "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
-            "  gfx1103: selected\n"
-            "agent ISA amdgcn-amd-amdhsa--gfx1030\n"
-            "  not considered: gfx1103 was selected for amdgcn-amd-amdhsa--gfx1103, listed earlier\n");
+  EXPECT_EQ(
+      Json(run).at("trace"),
+      "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
+      "  gfx1103: selected\n"
+      "agent ISA amdgcn-amd-amdhsa--gfx1030\n"
+      "  not considered: gfx1103 was selected for amdgcn-amd-amdhsa--gfx1103, listed earlier\n");
 }
 
 TEST(CliSmoke, AGpuWhoseCodeObjectIsRejectedIsStillNamed) {
@@ -1185,18 +1273,22 @@ TEST(CliSmoke, AGpuWhoseCodeObjectIsRejectedIsStillNamed) {
 
 TEST(CliDevices, AnExplicitLibhsaThatCannotBeUsedIsAnErrorNotASkip) {
   const std::string fix =
-      "isapack: the HSA runtime was named explicitly (--libhsa or ISAPACK_LIBHSA_PATH) and cannot be used: a "
+      "isapack: the HSA runtime was named explicitly (--libhsa or ISAPACK_LIBHSA_PATH) and cannot "
+      "be used: a "
       "configuration error, not a missing GPU; fix or unset it\n";
-  Finished run = Isapack({"devices"}, {{"ISAPACK_LIBHSA_PATH", "/nonexistent/libhsa-runtime64.so.1"}});
+  Finished run =
+      Isapack({"devices"}, {{"ISAPACK_LIBHSA_PATH", "/nonexistent/libhsa-runtime64.so.1"}});
   EXPECT_EQ(run.exit, 1);
   EXPECT_EQ(run.err,
-            "isapack: ISAPACK_LIBHSA_PATH is '/nonexistent/libhsa-runtime64.so.1', which does not exist (No such file "
+            "isapack: ISAPACK_LIBHSA_PATH is '/nonexistent/libhsa-runtime64.so.1', which does not "
+            "exist (No such file "
             "or directory); point it at libhsa-runtime64.so.1 or its directory\n" +
                 fix);
   run = Isapack({"smoke", "--json", "--libhsa", "/dev/null"});
   ExpectOutcome(run, 1, "failure");
   EXPECT_EQ(run.err,
-            "isapack: the device options' libhsa_path is '/dev/null', which is neither a regular file nor a "
+            "isapack: the device options' libhsa_path is '/dev/null', which is neither a regular "
+            "file nor a "
             "directory; point it at libhsa-runtime64.so.1 or its directory\n" +
                 fix);
 }
@@ -1210,7 +1302,8 @@ TEST(CliUsage, VersionHelpAndBadArguments) {
   EXPECT_NE(run.out.find("\ncompiler: clang "), std::string::npos);
   EXPECT_NE(run.out.find("\ncode object mode: "), std::string::npos);
   EXPECT_NE(run.out.find("\ncovered targets: "), std::string::npos);
-  for (const char* command : {"targets", "expand", "select", "devices", "smoke", "verify", "inspect"}) {
+  for (const char* command :
+       {"targets", "expand", "select", "devices", "smoke", "verify", "inspect"}) {
     run = Isapack({command, "--help"});
     EXPECT_EQ(run.exit, 0) << command;
     EXPECT_NE(run.out.find("--json"), std::string::npos) << command;

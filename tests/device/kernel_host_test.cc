@@ -58,14 +58,16 @@ void Fill(uint8_t* dst, size_t length, uint64_t pattern, uint32_t width, uint32_
 }
 
 void Copy(uint8_t* dst, const uint8_t* src, size_t length, uint32_t grid) {
-  isapack_copy_args_t args{reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src), length};
+  isapack_copy_args_t args{reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src),
+                           length};
   Dispatch(ISAPACK_KERNEL_COPY, &args, sizeof(args), grid);
 }
 
 // What a fill of `length` bytes must produce: byte i is pattern byte i % width.
 std::vector<uint8_t> ExpectedFill(size_t length, uint64_t pattern, uint32_t width) {
   std::vector<uint8_t> expected(length);
-  for (size_t i = 0; i < length; ++i) expected[i] = static_cast<uint8_t>(pattern >> (8 * (i % width)));
+  for (size_t i = 0; i < length; ++i)
+    expected[i] = static_cast<uint8_t>(pattern >> (8 * (i % width)));
   return expected;
 }
 
@@ -74,12 +76,13 @@ std::vector<uint8_t> ExpectedFill(size_t length, uint64_t pattern, uint32_t widt
   if (std::memcmp(dst, expected.data(), length) != 0) {
     for (size_t i = 0; i < length; ++i) {
       if (dst[i] != expected[i]) {
-        return ::testing::AssertionFailure() << "byte " << i << " is " << int{dst[i]}
-                                             << ", expected " << int{expected[i]};
+        return ::testing::AssertionFailure()
+               << "byte " << i << " is " << int{dst[i]} << ", expected " << int{expected[i]};
       }
     }
   }
-  if (!buffer.GuardsIntact(dst, length)) return ::testing::AssertionFailure() << "guard bytes changed";
+  if (!buffer.GuardsIntact(dst, length))
+    return ::testing::AssertionFailure() << "guard bytes changed";
   return ::testing::AssertionSuccess();
 }
 
@@ -129,13 +132,15 @@ TEST(FillKernel, RandomLengthsUpToOneMebibyte) {
 ::testing::AssertionResult CopiedCorrectly(const GuardedBuffer& buffer, const uint8_t* dst,
                                            const uint8_t* src, size_t length) {
   if (std::memcmp(dst, src, length) != 0) return ::testing::AssertionFailure() << "contents differ";
-  if (!buffer.GuardsIntact(dst, length)) return ::testing::AssertionFailure() << "guard bytes changed";
+  if (!buffer.GuardsIntact(dst, length))
+    return ::testing::AssertionFailure() << "guard bytes changed";
   return ::testing::AssertionSuccess();
 }
 
 TEST(CopyKernel, EveryLengthUpTo4096AtEverySourceAndDestinationAlignment) {
   GuardedBuffer source(4096 + 16), destination(4096 + 16);
-  for (size_t i = 0; i < source.storage.size(); ++i) source.storage[i] = static_cast<uint8_t>(i * 7 + 3);
+  for (size_t i = 0; i < source.storage.size(); ++i)
+    source.storage[i] = static_cast<uint8_t>(i * 7 + 3);
   for (size_t src_alignment = 0; src_alignment < 16; ++src_alignment) {
     for (size_t dst_alignment = 0; dst_alignment < 16; ++dst_alignment) {
       for (size_t length = 0; length <= 4096; ++length) {
@@ -143,8 +148,8 @@ TEST(CopyKernel, EveryLengthUpTo4096AtEverySourceAndDestinationAlignment) {
         const uint8_t* src = source.at(src_alignment);
         Copy(dst, src, length, /*grid=*/64);
         ASSERT_TRUE(CopiedCorrectly(destination, dst, src, length))
-            << "src alignment " << src_alignment << " dst alignment " << dst_alignment
-            << " length " << length;
+            << "src alignment " << src_alignment << " dst alignment " << dst_alignment << " length "
+            << length;
         destination.Restore(dst, length);
       }
     }

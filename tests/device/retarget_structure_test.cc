@@ -19,8 +19,8 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -34,7 +34,8 @@ namespace {
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 TargetId Target(const std::string& text) {
@@ -59,8 +60,9 @@ std::vector<SectionShape> Shapes(std::span<const uint8_t> image) {
   for (size_t i = 0; i < sections->size(); ++i) {
     const size_t at = shoff + i * 64;
     const ElfSection& s = (*sections)[i];
-    shapes.push_back({std::string(s.name), s.type, Load<uint32_t>(image, at + 40), Load<uint32_t>(image, at + 44),
-                      s.flags, Load<uint64_t>(image, at + 48), Load<uint64_t>(image, at + 56), s.size});
+    shapes.push_back({std::string(s.name), s.type, Load<uint32_t>(image, at + 40),
+                      Load<uint32_t>(image, at + 44), s.flags, Load<uint64_t>(image, at + 48),
+                      Load<uint64_t>(image, at + 56), s.size});
   }
   return shapes;
 }
@@ -75,8 +77,9 @@ std::vector<SegmentShape> Segments(std::span<const uint8_t> image) {
   const uint64_t phoff = Load<uint64_t>(image, 0x20);
   for (uint16_t i = 0; i < Load<uint16_t>(image, 0x38); ++i) {
     const size_t at = phoff + size_t{i} * 56;
-    segments.push_back({Load<uint32_t>(image, at), Load<uint32_t>(image, at + 4), Load<uint64_t>(image, at + 48),
-                        Load<uint64_t>(image, at + 32), Load<uint64_t>(image, at + 40)});
+    segments.push_back({Load<uint32_t>(image, at), Load<uint32_t>(image, at + 4),
+                        Load<uint64_t>(image, at + 48), Load<uint64_t>(image, at + 32),
+                        Load<uint64_t>(image, at + 40)});
   }
   return segments;
 }
@@ -95,7 +98,8 @@ std::vector<Pair> Pairs() {
   std::ifstream in(testing::TestPath("BUILD_DIR") + "/tests/retarget-pairs.txt");
   std::vector<Pair> pairs;
   Pair pair;
-  while (in >> pair.generic_target >> pair.generic_file >> pair.reference_target >> pair.reference_file) {
+  while (in >> pair.generic_target >> pair.generic_file >> pair.reference_target >>
+         pair.reference_file) {
     pairs.push_back(pair);
   }
   return pairs;
@@ -146,14 +150,16 @@ Finding Compare(const Pair& pair) {
     auto sections = ReadElfSections(image);
     if (!sections) return bytes;
     for (const ElfSection& s : *sections) {
-      if (s.name == ".text") bytes.assign(image.begin() + s.offset, image.begin() + s.offset + s.size);
+      if (s.name == ".text")
+        bytes.assign(image.begin() + s.offset, image.begin() + s.offset + s.size);
     }
     return bytes;
   };
   finding.text_identical = text(out) == text(reference);
 
   // Segments: same kinds; sizes equal except the executable one when .text differs.
-  const std::vector<SegmentShape> our_segments = Segments(out), their_segments = Segments(reference);
+  const std::vector<SegmentShape> our_segments = Segments(out),
+                                  their_segments = Segments(reference);
   EXPECT_EQ(our_segments.size(), their_segments.size());
   for (size_t i = 0; i < std::min(our_segments.size(), their_segments.size()); ++i) {
     const SegmentShape& a = our_segments[i];
@@ -194,7 +200,8 @@ Finding Compare(const Pair& pair) {
     if (!ka || !kb) continue;
     std::vector<uint8_t> da(ka->begin(), ka->end()), db(kb->begin(), kb->end());
     for (std::vector<uint8_t>* kd : {&da, &db}) {
-      std::fill(kd->begin() + 16, kd->begin() + 24, uint8_t{0});  // kernel_code_entry_byte_offset: layout
+      std::fill(kd->begin() + 16, kd->begin() + 24,
+                uint8_t{0});  // kernel_code_entry_byte_offset: layout
       if (finding.text_identical) continue;
       // The register layout the code was compiled for: granulated VGPR and
       // SGPR counts (compute_pgm_rsrc1 9:0) and USER_SGPR_COUNT
@@ -203,8 +210,8 @@ Finding Compare(const Pair& pair) {
       Store(*kd, 52, Load<uint32_t>(*kd, 52) & ~0x3eu);
     }
     EXPECT_EQ(da, db) << a.name << " kernel descriptor";
-    finding.register_layout_differs = finding.register_layout_differs || !std::equal(ka->begin(), ka->end(),
-                                                                                      kb->begin(), kb->end());
+    finding.register_layout_differs = finding.register_layout_differs ||
+                                      !std::equal(ka->begin(), ka->end(), kb->begin(), kb->end());
   }
 
   // Metadata: every key and value, amdhsa.target being the retargeted ID.
@@ -217,7 +224,8 @@ Finding Compare(const Pair& pair) {
     // Register usage of the code: follows .text like the descriptor fields.
     for (nlohmann::json* md : {&ours_md, &theirs_md}) {
       for (nlohmann::json& kernel : md->at("amdhsa.kernels")) {
-        for (const char* key : {".sgpr_count", ".vgpr_count", ".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count"}) {
+        for (const char* key : {".sgpr_count", ".vgpr_count", ".agpr_count", ".sgpr_spill_count",
+                                ".vgpr_spill_count"}) {
           kernel.erase(key);
         }
       }
@@ -227,7 +235,9 @@ Finding Compare(const Pair& pair) {
   return finding;
 }
 
-TEST(RetargetStructure, EveryGenericObjectRetargetedToEveryMemberMatchesTheCompilersV5ObjectInTheDocumentedFieldsOnly) {
+TEST(
+    RetargetStructure,
+    EveryGenericObjectRetargetedToEveryMemberMatchesTheCompilersV5ObjectInTheDocumentedFieldsOnly) {
   const std::vector<Pair> pairs = Pairs();
   ASSERT_FALSE(pairs.empty());
   size_t identical_text = 0;
@@ -237,12 +247,15 @@ TEST(RetargetStructure, EveryGenericObjectRetargetedToEveryMemberMatchesTheCompi
     identical_text += finding.text_identical;
     if (!finding.text_identical) {
       std::cout << pair.generic_target << " -> " << pair.reference_target << ": .text differs"
-                << (finding.register_layout_differs ? "; kernel descriptor register fields differ with it" : "")
+                << (finding.register_layout_differs
+                        ? "; kernel descriptor register fields differ with it"
+                        : "")
                 << "\n";
     }
   }
-  std::cout << "compared " << pairs.size() << " (generic object, member processor) pairs; .text identical in "
-            << identical_text << "\n";
+  std::cout << "compared " << pairs.size()
+            << " (generic object, member processor) pairs; .text identical in " << identical_text
+            << "\n";
 }
 
 }  // namespace

@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> bytes(data, size);
   if (auto entries = isapack::ParseOffloadBundle(bytes)) {
     for (const isapack::BundleEntry& entry : *entries) {
-      if (entry.payload.data() < data || entry.payload.data() + entry.payload.size() > data + size) std::abort();
+      if (entry.payload.data() < data || entry.payload.data() + entry.payload.size() > data + size)
+        std::abort();
       (void)isapack::BundleEntryTarget(entry.id);
     }
   }

@@ -5,9 +5,9 @@
 // rewriter produces must pass the validator as the member's exact target v5,
 // up to the problems the input already had (as the generic object it claims
 // to be); otherwise abort.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <span>
 #include <string>
@@ -30,10 +30,12 @@ void RetargetToEveryMember(std::span<const uint8_t> image) {
     if (!member) std::abort();  // every listed member is in the family
     auto out = isapack::RetargetToMember(image, *member);
     if (!out) continue;
-    for (const std::string& problem : isapack::ValidateCodeObject(*out, {member->retargeted(), 5})) {
+    for (const std::string& problem :
+         isapack::ValidateCodeObject(*out, {member->retargeted(), 5})) {
       // A problem the input already had (a damaged symbol table, a missing
       // kernel descriptor) is the input's, not the rewriter's.
-      const bool inherited = std::find(input_problems.begin(), input_problems.end(), problem) != input_problems.end();
+      const bool inherited =
+          std::find(input_problems.begin(), input_problems.end(), problem) != input_problems.end();
       if (!inherited) std::abort();
     }
   }
@@ -45,8 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RetargetToEveryMember(std::span<const uint8_t>(data, size));
   if (size >= 64) {
     std::vector<uint8_t> patched(data, data + size);
-    patched[7] = 64;  // ELFOSABI_AMDGPU_HSA
-    patched[8] = 4;   // code object v6
+    patched[7] = 64;                    // ELFOSABI_AMDGPU_HSA
+    patched[8] = 4;                     // code object v6
     const uint32_t flags = 0x01000053;  // gfx10-3-generic, generic version 1
     std::memcpy(patched.data() + 0x30, &flags, sizeof(flags));
     RetargetToEveryMember(patched);

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string canonical = id.ToString();
   isapack::TargetId again;
   if (isapack::ParseTargetId(canonical, &again).error != isapack::TargetIdError::kOk ||
-      again.ToString() != canonical || again.processor != id.processor || again.generic != id.generic) {
+      again.ToString() != canonical || again.processor != id.processor ||
+      again.generic != id.generic) {
     std::abort();  // the canonical spelling does not round-trip
   }
   (void)id.ToIsaName();

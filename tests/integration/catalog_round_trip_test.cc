@@ -2,8 +2,8 @@
 // the .hsaco the build produced, byte for byte, with the recorded hash, in
 // the expansion's order.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <xxhash.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <iterator>
@@ -18,12 +18,15 @@ namespace {
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 // The build tree, for comparing with what the build wrote; installed test
 // runs have none and skip those comparisons.
-std::string BuildDir() { return isapack::testing::TestPath("BUILD_DIR"); }
+std::string BuildDir() {
+  return isapack::testing::TestPath("BUILD_DIR");
+}
 using isapack::testing::kBuildTreeOnly;
 
 nlohmann::json TargetsJson() {
@@ -79,8 +82,8 @@ TEST(EmbeddedCatalog, ExtractChecksItsArguments) {
   EXPECT_EQ(isapack_status_code(status), ISAPACK_STATUS_NOT_FOUND);
   EXPECT_EQ(std::string(isapack_status_message(status)),
             "catalog entry " + std::to_string(isapack_catalog_entry_count()) +
-                " does not exist; the catalog has " + std::to_string(isapack_catalog_entry_count()) +
-                " entries");
+                " does not exist; the catalog has " +
+                std::to_string(isapack_catalog_entry_count()) + " entries");
   isapack_status_free(status);
   status = isapack_catalog_entry_info(0, nullptr);
   EXPECT_EQ(isapack_status_code(status), ISAPACK_STATUS_INVALID_ARGUMENT);

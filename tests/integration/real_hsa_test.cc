@@ -17,15 +17,18 @@ namespace {
 class RealHsa : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (access("/dev/kfd", F_OK) == 0) GTEST_SKIP() << "/dev/kfd exists: this machine has an AMD GPU driver";
+    if (access("/dev/kfd", F_OK) == 0)
+      GTEST_SKIP() << "/dev/kfd exists: this machine has an AMD GPU driver";
     unsetenv("ISAPACK_LIBHSA_PATH");
     ASSERT_FALSE(isapack::testing::SystemHsaRuntimeMissing())
-        << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf install rocm-runtime)";
+        << "no libhsa-runtime64 is installed: apt-get install libhsa-runtime64-1 (Fedora: dnf "
+           "install rocm-runtime)";
   }
 };
 
 constexpr const char* kNoGpu =
-    "no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): "
+    "no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
+    "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): "
     "The runtime failed to allocate the necessary resources.";
 
 TEST_F(RealHsa, DeviceCreationSaysThereIsNoGpuDriver) {

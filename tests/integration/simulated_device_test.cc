@@ -4,8 +4,8 @@
 // here is a simulation result, not a hardware result.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -81,14 +81,15 @@ std::string CodeObjectOf(isapack_device_t device) {
 }
 
 bool GenericBuild() {
-  return nlohmann::json::parse(isapack_build_info_json()).at("mode").get<std::string>() == "generic";
+  return nlohmann::json::parse(isapack_build_info_json()).at("mode").get<std::string>() ==
+         "generic";
 }
 
-#define EXPECT_OK(call)                                               \
-  do {                                                                \
-    isapack_status_t status_ = (call);                                \
-    EXPECT_EQ(status_, nullptr) << isapack_status_message(status_);   \
-    isapack_status_free(status_);                                     \
+#define EXPECT_OK(call)                                             \
+  do {                                                              \
+    isapack_status_t status_ = (call);                              \
+    EXPECT_EQ(status_, nullptr) << isapack_status_message(status_); \
+    isapack_status_free(status_);                                   \
   } while (0)
 
 // Fills and copies through the device and checks every byte.
@@ -96,8 +97,10 @@ void ExerciseFillAndCopy(isapack_device_t device) {
   constexpr size_t kSize = 64 * 1024;
   uint8_t* a = nullptr;
   uint8_t* b = nullptr;
-  EXPECT_OK(isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&a)));
-  EXPECT_OK(isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&b)));
+  EXPECT_OK(isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE,
+                                 reinterpret_cast<void**>(&a)));
+  EXPECT_OK(isapack_device_alloc(device, kSize, ISAPACK_MEMORY_HOST_VISIBLE,
+                                 reinterpret_cast<void**>(&b)));
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   std::memset(a, 0xee, kSize);
@@ -107,12 +110,15 @@ void ExerciseFillAndCopy(isapack_device_t device) {
     uint64_t pattern;
     uint32_t width;
   };
-  for (const Case& c : {Case{0, kSize, 0x5a, 1}, Case{3, 1000, 0xbeef, 2}, Case{17, 40000, 0x01234567, 4},
-                        Case{9, 12345, 0x0123456789abcdefull, 8}, Case{5, 0, 0x77, 1}}) {
+  for (const Case& c :
+       {Case{0, kSize, 0x5a, 1}, Case{3, 1000, 0xbeef, 2}, Case{17, 40000, 0x01234567, 4},
+        Case{9, 12345, 0x0123456789abcdefull, 8}, Case{5, 0, 0x77, 1}}) {
     std::vector<uint8_t> expected(a, a + kSize);
-    for (size_t i = 0; i < c.length; ++i) expected[c.offset + i] = static_cast<uint8_t>(c.pattern >> (8 * (i % c.width)));
+    for (size_t i = 0; i < c.length; ++i)
+      expected[c.offset + i] = static_cast<uint8_t>(c.pattern >> (8 * (i % c.width)));
     EXPECT_OK(isapack_device_fill(device, a + c.offset, c.length, c.pattern, c.width));
-    EXPECT_EQ(std::memcmp(a, expected.data(), kSize), 0) << "fill at " << c.offset << " of " << c.length;
+    EXPECT_EQ(std::memcmp(a, expected.data(), kSize), 0)
+        << "fill at " << c.offset << " of " << c.length;
   }
   for (size_t src_offset : {0u, 1u, 16u}) {
     for (size_t dst_offset : {0u, 7u, 16u}) {
@@ -146,7 +152,8 @@ TEST(SimulatedDevice, Gfx1103GetsGfx11GenericAndFillAndCopyAreByteExact) {
   EXPECT_EQ(std::string(info.code_object), GenericBuild() ? "gfx11-generic" : "gfx1103");
   EXPECT_EQ(std::string(info.agent_name), "gfx1103");
   EXPECT_EQ(std::string(info.product_name), "Radeon 780M (simulated)");
-  EXPECT_EQ(std::string(info.isa_names), "amdgcn-amd-amdhsa--gfx1103 amdgcn-amd-amdhsa--gfx11-generic");
+  EXPECT_EQ(std::string(info.isa_names),
+            "amdgcn-amd-amdhsa--gfx1103 amdgcn-amd-amdhsa--gfx11-generic");
   ASSERT_NE(info.simulation, nullptr) << "the simulation must identify itself";
   EXPECT_NE(std::string(info.simulation).find("test double"), std::string::npos);
   EXPECT_EQ(info.wavefront_size, 32u);
@@ -157,7 +164,8 @@ TEST(SimulatedDevice, Gfx1103GetsGfx11GenericAndFillAndCopyAreByteExact) {
 
 // --- Older ROCr: generic objects retargeted at load time (simulated) -------------
 
-constexpr const char* kWithoutGenericSupport = " (code object v5) for a ROCr without generic support";
+constexpr const char* kWithoutGenericSupport =
+    " (code object v5) for a ROCr without generic support";
 
 // Creates a device for `agent` on the imitated ROCr `rocr`, checks which code
 // object it loaded, then fills, copies and probes through it.
@@ -169,8 +177,11 @@ void ExpectRetargetedDeviceWorks(const char* agent, const char* rocr, const std:
   isapack_device_info_t info;
   EXPECT_OK(isapack_device_info(created.device, &info));
   if (GenericBuild()) {
-    EXPECT_EQ(std::string(info.code_object), generic + ", retargeted to " + exact + kWithoutGenericSupport);
-    EXPECT_NE(std::string(info.selection_trace).find(generic + ": selected, retargeted to " + exact), std::string::npos)
+    EXPECT_EQ(std::string(info.code_object),
+              generic + ", retargeted to " + exact + kWithoutGenericSupport);
+    EXPECT_NE(
+        std::string(info.selection_trace).find(generic + ": selected, retargeted to " + exact),
+        std::string::npos)
         << info.selection_trace;
   } else {
     EXPECT_EQ(std::string(info.code_object), exact);
@@ -209,8 +220,10 @@ TEST(SimulatedRetarget, Rocr61WithRetargetingOffInTheOptionsIsRocrTooOld) {
   if (GenericBuild()) {
     EXPECT_EQ(created.code, ISAPACK_STATUS_ROCR_TOO_OLD);
     EXPECT_EQ(created.message,
-              "this build's code objects for gfx1103 (Radeon 780M (simulated)) are generic (gfx11-generic, code "
-              "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; "
+              "this build's code objects for gfx1103 (Radeon 780M (simulated)) are generic "
+              "(gfx11-generic, code "
+              "object v6), which needs ROCr >= 6.4, but this HSA runtime lists only "
+              "amdgcn-amd-amdhsa--gfx1103; "
               "upgrade ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
               "ISAPACK_CODE_OBJECT_MODE=exact");
   } else {
@@ -225,7 +238,8 @@ TEST(SimulatedRetarget, IsapackRetarget0TurnsItOff) {
   setenv("ISAPACK_RETARGET", "0", 1);
   Created created = Create(Options());
   unsetenv("ISAPACK_RETARGET");
-  EXPECT_EQ(created.code, GenericBuild() ? ISAPACK_STATUS_ROCR_TOO_OLD : ISAPACK_STATUS_OK) << created.message;
+  EXPECT_EQ(created.code, GenericBuild() ? ISAPACK_STATUS_ROCR_TOO_OLD : ISAPACK_STATUS_OK)
+      << created.message;
   if (created.device != nullptr) isapack_device_destroy(created.device);
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
@@ -238,7 +252,8 @@ TEST(SimulatedRetarget, Rocr52WithoutAnyObjectForTheGpuIsUnsupportedDevice) {
   SimulatedHsa hsa("gfx801:xnack-", "5.2");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
-  EXPECT_EQ(created.message.rfind("no code object in this build matches the GPU gfx801", 0), 0u) << created.message;
+  EXPECT_EQ(created.message.rfind("no code object in this build matches the GPU gfx801", 0), 0u)
+      << created.message;
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
 
@@ -254,9 +269,10 @@ TEST(SimulatedRetarget, Rocr45ReadsOnlyV4SoTheRetargetedV5ObjectIsRejectedWithTh
   Created created = Create(Options());
   if (GenericBuild()) {
     EXPECT_EQ(created.code, ISAPACK_STATUS_LOAD_REJECTED);
-    EXPECT_EQ(created.message.rfind("loading gfx10-3-generic retargeted to gfx1030 (code object v5) on gfx1030 "
-                                    "failed: HSA_STATUS_ERROR_INVALID_CODE_OBJECT (0x1010): ",
-                                    0),
+    EXPECT_EQ(created.message.rfind(
+                  "loading gfx10-3-generic retargeted to gfx1030 (code object v5) on gfx1030 "
+                  "failed: HSA_STATUS_ERROR_INVALID_CODE_OBJECT (0x1010): ",
+                  0),
               0u)
         << created.message;
   } else if (created.device != nullptr) {
@@ -284,14 +300,16 @@ TEST(SimulatedDevice, AnUncoveredAgentGetsTheRebuildHint) {
   SimulatedHsa hsa("gfx1310");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
-  EXPECT_EQ(created.message.rfind("no code object in this build matches the GPU gfx1310 (gfx1310 (simulated)): "
-                                  "the agent reports amdgcn-amd-amdhsa--gfx1310 amdgcn-amd-amdhsa--gfx13-generic; "
-                                  "this build carries ",
-                                  0),
+  EXPECT_EQ(created.message.rfind(
+                "no code object in this build matches the GPU gfx1310 (gfx1310 (simulated)): "
+                "the agent reports amdgcn-amd-amdhsa--gfx1310 amdgcn-amd-amdhsa--gfx13-generic; "
+                "this build carries ",
+                0),
             0u)
       << created.message;
-  EXPECT_NE(created.message.find("; rebuild with ISAPACK_GPU_TARGETS including gfx1310 or gfx13-generic"),
-            std::string::npos)
+  EXPECT_NE(
+      created.message.find("; rebuild with ISAPACK_GPU_TARGETS including gfx1310 or gfx13-generic"),
+      std::string::npos)
       << created.message;
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
@@ -300,10 +318,12 @@ TEST(SimulatedDevice, ALoadRejectionIsReportedWithItsLikelyCause) {
   SimulatedHsa hsa("gfx1103", "6.4", "load-reject");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_LOAD_REJECTED);
-  const std::string object = GenericBuild() ? "gfx11-generic (code object v6)" : "gfx1103 (code object v5)";
-  EXPECT_EQ(created.message.rfind("loading " + object +
-                                      " on gfx1103 failed: HSA_STATUS_ERROR_INVALID_CODE_OBJECT (0x1010): ",
-                                  0),
+  const std::string object =
+      GenericBuild() ? "gfx11-generic (code object v6)" : "gfx1103 (code object v5)";
+  EXPECT_EQ(created.message.rfind(
+                "loading " + object +
+                    " on gfx1103 failed: HSA_STATUS_ERROR_INVALID_CODE_OBJECT (0x1010): ",
+                0),
             0u)
       << created.message;
   EXPECT_NE(created.message.find("this HSA runtime cannot read code object v"), std::string::npos);
@@ -314,8 +334,9 @@ TEST(SimulatedDevice, AnOlderRocrRejectsANewerCodeObjectVersion) {
   // ROCr before 5.0 reads code object v4 at most; gfx90a's object is exact.
   SimulatedHsa hsa("gfx90a", "4.5");
   Created created = Create(Options());
-  const unsigned version =
-      nlohmann::json::parse(isapack_build_info_json()).at("exact_code_object_version").get<unsigned>();
+  const unsigned version = nlohmann::json::parse(isapack_build_info_json())
+                               .at("exact_code_object_version")
+                               .get<unsigned>();
   if (version == 4) {
     ASSERT_EQ(created.code, ISAPACK_STATUS_OK) << created.message;
     isapack_device_destroy(created.device);
@@ -326,7 +347,8 @@ TEST(SimulatedDevice, AnOlderRocrRejectsANewerCodeObjectVersion) {
                                     0),
               0u)
         << created.message;
-    EXPECT_NE(created.message.find("this HSA runtime cannot read code object v5"), std::string::npos);
+    EXPECT_NE(created.message.find("this HSA runtime cannot read code object v5"),
+              std::string::npos);
   }
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
@@ -336,10 +358,11 @@ TEST(SimulatedDevice, HsaInitFailureSaysWhy) {
   Created created = Create(Options());
   if (access("/dev/kfd", F_OK) != 0) {
     EXPECT_EQ(created.code, ISAPACK_STATUS_NO_DEVICE);
-    EXPECT_EQ(created.message.rfind("no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
-                                    "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
-                                    0),
-              0u)
+    EXPECT_EQ(
+        created.message.rfind("no AMD GPU kernel driver: /dev/kfd is missing (hsa_init failed: "
+                              "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): ",
+                              0),
+        0u)
         << created.message;
   } else {
     EXPECT_NE(created.code, ISAPACK_STATUS_OK);
@@ -351,18 +374,20 @@ TEST(SimulatedDevice, NoGpuAgentIsNoDevice) {
   SimulatedHsa hsa("gfx1103", "6.4", "no-gpu");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_NO_DEVICE);
-  EXPECT_EQ(created.message, "the HSA runtime (" + SimulatedHsaPath() +
-                                 ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
-                                 "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
+  EXPECT_EQ(created.message,
+            "the HSA runtime (" + SimulatedHsaPath() +
+                ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
+                "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
 }
 
 TEST(SimulatedDevice, AnAgentThatVanishesIsNoDevice) {
   SimulatedHsa hsa("gfx1103", "6.4", "vanish");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_NO_DEVICE);
-  EXPECT_EQ(created.message.rfind("the GPU agent gfx1103 (GPU-5153000000000000) went away while its code object "
-                                  "was loading: HSA_STATUS_ERROR_INVALID_AGENT (0x1004)",
-                                  0),
+  EXPECT_EQ(created.message.rfind(
+                "the GPU agent gfx1103 (GPU-5153000000000000) went away while its code object "
+                "was loading: HSA_STATUS_ERROR_INVALID_AGENT (0x1004)",
+                0),
             0u)
       << created.message;
   EXPECT_EQ(LiveHsaObjects(), 0u);
@@ -372,9 +397,10 @@ TEST(SimulatedDevice, QueueCreationFailureIsReported) {
   SimulatedHsa hsa("gfx1103", "6.4", "queue-create");
   Created created = Create(Options());
   EXPECT_EQ(created.code, ISAPACK_STATUS_HSA_ERROR);
-  EXPECT_EQ(created.message.rfind("creating an AQL queue on gfx1103 failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES "
-                                  "(0x1008)",
-                                  0),
+  EXPECT_EQ(created.message.rfind(
+                "creating an AQL queue on gfx1103 failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES "
+                "(0x1008)",
+                0),
             0u)
       << created.message;
   EXPECT_EQ(LiveHsaObjects(), 0u);
@@ -385,7 +411,8 @@ TEST(SimulatedDevice, AllocationFailureIsOutOfMemory) {
   Created created = Create(Options());
   ASSERT_EQ(created.code, ISAPACK_STATUS_OK) << created.message;
   void* ptr = nullptr;
-  isapack_status_t status = isapack_device_alloc(created.device, 4096, ISAPACK_MEMORY_HOST_VISIBLE, &ptr);
+  isapack_status_t status =
+      isapack_device_alloc(created.device, 4096, ISAPACK_MEMORY_HOST_VISIBLE, &ptr);
   EXPECT_EQ(isapack_status_code(status), ISAPACK_STATUS_OUT_OF_MEMORY);
   EXPECT_EQ(std::string(isapack_status_message(status)),
             "allocating 4096 bytes failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): "
@@ -442,8 +469,8 @@ TEST_P(FaultInjection, IsReportedReleasesEverythingAndTheNextDeviceWorks) {
     }
     if (created.code == ISAPACK_STATUS_OK) {
       uint8_t* buffer = nullptr;
-      isapack_status_t status =
-          isapack_device_alloc(created.device, 256, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&buffer));
+      isapack_status_t status = isapack_device_alloc(
+          created.device, 256, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&buffer));
       if (status == nullptr) {
         isapack_status_t fill = isapack_device_fill(created.device, buffer, 256, 7, 1);
         EXPECT_EQ(isapack_status_code(fill), fault.operation);
@@ -506,16 +533,18 @@ TEST(SimulatedDevice, AgentsArePickedByOrdinalOrUuid) {
   options.agent_ordinal = 2;
   Created missing = Create(options);
   EXPECT_EQ(missing.code, ISAPACK_STATUS_NOT_FOUND);
-  EXPECT_EQ(missing.message,
-            "GPU agent ordinal 2 does not exist; the agents are 0: GPU-5153000000000000 (gfx1100), 1: "
-            "GPU-00000000000000aa (gfx90a)");
+  EXPECT_EQ(
+      missing.message,
+      "GPU agent ordinal 2 does not exist; the agents are 0: GPU-5153000000000000 (gfx1100), 1: "
+      "GPU-00000000000000aa (gfx90a)");
   options = Options();
   options.agent_uuid = "GPU-ffff";
   missing = Create(options);
   EXPECT_EQ(missing.code, ISAPACK_STATUS_NOT_FOUND);
-  EXPECT_EQ(missing.message,
-            "no GPU agent has UUID 'GPU-ffff'; the agents are 0: GPU-5153000000000000 (gfx1100), 1: "
-            "GPU-00000000000000aa (gfx90a)");
+  EXPECT_EQ(
+      missing.message,
+      "no GPU agent has UUID 'GPU-ffff'; the agents are 0: GPU-5153000000000000 (gfx1100), 1: "
+      "GPU-00000000000000aa (gfx90a)");
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }
 
@@ -542,7 +571,8 @@ TEST(SimulatedDevice, AsyncDispatchesCompleteAndUnwaitedOnesAreReleasedWithTheDe
   Created created = Create(Options());
   ASSERT_EQ(created.code, ISAPACK_STATUS_OK) << created.message;
   uint8_t* a = nullptr;
-  EXPECT_OK(isapack_device_alloc(created.device, 1 << 20, ISAPACK_MEMORY_HOST_VISIBLE, reinterpret_cast<void**>(&a)));
+  EXPECT_OK(isapack_device_alloc(created.device, 1 << 20, ISAPACK_MEMORY_HOST_VISIBLE,
+                                 reinterpret_cast<void**>(&a)));
   isapack_completion_t fill = nullptr;
   EXPECT_OK(isapack_device_fill_async(created.device, a, 1 << 20, 0xab, 1, &fill));
   EXPECT_OK(isapack_completion_wait(fill, 0));
@@ -588,7 +618,8 @@ TEST(SimulatedDevice, BadArgumentsAreRefusedWithAReason) {
   EXPECT_EQ(std::string(isapack_status_message(status)), "the source and destination overlap");
   isapack_status_free(status);
   status = isapack_device_free(created.device, buffer);
-  EXPECT_EQ(std::string(isapack_status_message(status)), "this device did not allocate the pointer passed to free");
+  EXPECT_EQ(std::string(isapack_status_message(status)),
+            "this device did not allocate the pointer passed to free");
   isapack_status_free(status);
   void* local = nullptr;
   EXPECT_OK(isapack_device_alloc(created.device, 4096, ISAPACK_MEMORY_DEVICE_LOCAL, &local));
@@ -600,7 +631,8 @@ TEST(SimulatedDevice, BadArgumentsAreRefusedWithAReason) {
   isapack_device_t device = nullptr;
   status = isapack_device_create(&options, &device);
   EXPECT_EQ(std::string(isapack_status_message(status)),
-            "options->struct_size is 8, expected " + std::to_string(sizeof(isapack_device_options_t)) +
+            "options->struct_size is 8, expected " +
+                std::to_string(sizeof(isapack_device_options_t)) +
                 "; initialise options with isapack_device_options_init");
   isapack_status_free(status);
   EXPECT_EQ(device, nullptr);
@@ -632,7 +664,8 @@ TEST(SimulatedAgents, ListEveryAgentWithWhatThisBuildWouldLoad) {
   EXPECT_OK(isapack_agent_list_get(list, 1, &info));
   EXPECT_EQ(info.code_object, nullptr);
   EXPECT_EQ(info.selection_code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
-  EXPECT_NE(std::string(info.selection_message).find("gfx1310 or gfx13-generic"), std::string::npos);
+  EXPECT_NE(std::string(info.selection_message).find("gfx1310 or gfx13-generic"),
+            std::string::npos);
   isapack_agent_list_free(list);
   EXPECT_EQ(LiveHsaObjects(), 0u);
 }

@@ -16,13 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "code_object.h"
@@ -139,7 +139,8 @@ std::vector<std::string> Split(const std::string& text, char separator) {
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = text.find(separator, start);
-    const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string part =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (!part.empty()) parts.push_back(part);
     if (end == std::string::npos) break;
     start = end + 1;
@@ -147,7 +148,9 @@ std::vector<std::string> Split(const std::string& text, char separator) {
   return parts;
 }
 
-bool Initialized() { return R().refcount > 0; }
+bool Initialized() {
+  return R().refcount > 0;
+}
 
 // Reads the environment: agents, the imitated ROCr and faults.
 bool Configure(Config* config) {
@@ -155,7 +158,9 @@ bool Configure(Config* config) {
   config->agent_specs = Split(agents ? agents : "gfx1103", ';');
   if (const char* rocr = std::getenv("ISAPACK_SIMULATED_HSA_ROCR")) {
     if (std::sscanf(rocr, "%u.%u", &config->rocr_major, &config->rocr_minor) != 2) {
-      std::fprintf(stderr, "isapack simulated HSA: ISAPACK_SIMULATED_HSA_ROCR='%s' is not MAJOR.MINOR\n", rocr);
+      std::fprintf(stderr,
+                   "isapack simulated HSA: ISAPACK_SIMULATED_HSA_ROCR='%s' is not MAJOR.MINOR\n",
+                   rocr);
       return false;
     }
   }
@@ -180,8 +185,9 @@ bool BuildAgents(Runtime& r) {
   auto cpu = std::make_unique<SimAgent>();
   cpu->type = HSA_DEVICE_TYPE_CPU;
   cpu->name = "isapack simulated CPU";
-  cpu->pools.push_back(std::make_unique<SimPool>(SimPool{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT |
-                                                         HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED}));
+  cpu->pools.push_back(
+      std::make_unique<SimPool>(SimPool{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT |
+                                        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED}));
   r.agents.push_back(std::move(cpu));
   if (r.config.Fault("no-gpu")) return true;
   unsigned index = 0;
@@ -198,14 +204,16 @@ bool BuildAgents(Runtime& r) {
       return false;
     }
     const isapack::ProcessorInfo& p = *gpu->target.processor;
-    if (!r.config.knows_gfx94x_and_gfx11 && (p.isa.major >= 11 || (p.isa.major == 9 && p.isa.minor == 4))) {
+    if (!r.config.knows_gfx94x_and_gfx11 &&
+        (p.isa.major >= 11 || (p.isa.major == 9 && p.isa.minor == 4))) {
       continue;  // this ROCr creates no agent for a GPU it does not know
     }
     // Agents always run with xnack/sramecc on or off, never "any".
     gpu->target.sramecc = OnOff(gpu->target.sramecc, p.sramecc);
     gpu->target.xnack = OnOff(gpu->target.xnack, p.xnack);
     gpu->name = std::string(p.name);
-    gpu->product = (p.product.empty() ? std::string(p.name) : std::string(p.product)) + " (simulated)";
+    gpu->product =
+        (p.product.empty() ? std::string(p.name) : std::string(p.product)) + " (simulated)";
     char uuid[21];
     std::snprintf(uuid, sizeof(uuid), "GPU-5153%012x", index);
     gpu->uuid = uuid;
@@ -219,12 +227,15 @@ bool BuildAgents(Runtime& r) {
       if (const isapack::GenericInfo* generic = isapack::GenericOf(p)) {
         TargetId generic_id;
         generic_id.generic = generic;
-        if (generic->sramecc == isapack::FeatureSupport::kSupported) generic_id.sramecc = gpu->target.sramecc;
-        if (generic->xnack == isapack::FeatureSupport::kSupported) generic_id.xnack = gpu->target.xnack;
+        if (generic->sramecc == isapack::FeatureSupport::kSupported)
+          generic_id.sramecc = gpu->target.sramecc;
+        if (generic->xnack == isapack::FeatureSupport::kSupported)
+          generic_id.xnack = gpu->target.xnack;
         gpu->isas.push_back(std::make_unique<SimIsa>(SimIsa{generic_id.ToIsaName()}));
       }
     }
-    gpu->pools.push_back(std::make_unique<SimPool>(SimPool{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED}));
+    gpu->pools.push_back(
+        std::make_unique<SimPool>(SimPool{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED}));
     r.agents.push_back(std::move(gpu));
     ++index;
   }
@@ -238,7 +249,9 @@ SimAgent* AgentOf(hsa_agent_t agent) {
   return nullptr;
 }
 
-SimSignal* SignalOf(hsa_signal_t signal) { return reinterpret_cast<SimSignal*>(signal.handle); }
+SimSignal* SignalOf(hsa_signal_t signal) {
+  return reinterpret_cast<SimSignal*>(signal.handle);
+}
 
 template <size_t N>
 void CopyName(void* out, const std::string& name) {
@@ -247,12 +260,15 @@ void CopyName(void* out, const std::string& name) {
 }
 
 // ROCr's checks when loading a code object for an agent, in ROCr's order.
-hsa_status_t CheckLoad(const SimAgent& agent, std::span<const uint8_t> image, const Config& config) {
+hsa_status_t CheckLoad(const SimAgent& agent, std::span<const uint8_t> image,
+                       const Config& config) {
   auto header = isapack::ReadCodeObjectHeader(image);
-  if (!header || header->machine != isapack::kElfMachineAmdgpu || header->os_abi != isapack::kElfOsAbiAmdgpuHsa) {
+  if (!header || header->machine != isapack::kElfMachineAmdgpu ||
+      header->os_abi != isapack::kElfOsAbiAmdgpuHsa) {
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
-  if (header->code_object_version == 0 || header->code_object_version > config.max_code_object_version) {
+  if (header->code_object_version == 0 ||
+      header->code_object_version > config.max_code_object_version) {
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
   auto object = isapack::TargetIdOfHeader(*header);
@@ -263,15 +279,16 @@ hsa_status_t CheckLoad(const SimAgent& agent, std::span<const uint8_t> image, co
   if (object->processor != nullptr && object->processor != &processor) {
     return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
   }
-  if (object->generic != nullptr &&
-      (object->generic != isapack::GenericOf(processor) || header->generic_version < processor.generic_version)) {
+  if (object->generic != nullptr && (object->generic != isapack::GenericOf(processor) ||
+                                     header->generic_version < processor.generic_version)) {
     return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
   }
   auto mode_ok = [](FeatureSetting object_setting, FeatureSetting agent_setting) {
-    return object_setting == FeatureSetting::kAny || object_setting == FeatureSetting::kUnsupported ||
-           object_setting == agent_setting;
+    return object_setting == FeatureSetting::kAny ||
+           object_setting == FeatureSetting::kUnsupported || object_setting == agent_setting;
   };
-  if (!mode_ok(header->xnack, agent.target.xnack) || !mode_ok(header->sramecc, agent.target.sramecc)) {
+  if (!mode_ok(header->xnack, agent.target.xnack) ||
+      !mode_ok(header->sramecc, agent.target.sramecc)) {
     return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
   }
   return HSA_STATUS_SUCCESS;
@@ -282,9 +299,8 @@ void RunQueue(SimQueue* q) {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(q->doorbell->mutex);
-      q->doorbell->changed.wait(lock, [&] {
-        return q->stop || q->read_index.load() < q->write_index.load();
-      });
+      q->doorbell->changed.wait(
+          lock, [&] { return q->stop || q->read_index.load() < q->write_index.load(); });
       if (q->stop) return;
     }
     const uint64_t index = q->read_index.load();
@@ -304,11 +320,13 @@ void RunQueue(SimQueue* q) {
       if (R().config.Fault("hang")) {
         complete = false;  // consumed, never completed
       } else if (symbol != nullptr && symbol->kernel != ISAPACK_KERNEL_COUNT) {
-        isapack_host_dispatch(symbol->kernel, reinterpret_cast<const isapack_dispatch_packet_t*>(&packet),
+        isapack_host_dispatch(symbol->kernel,
+                              reinterpret_cast<const isapack_dispatch_packet_t*>(&packet),
                               q->agent->wavefront);
       }
     }
-    __atomic_store_n(&slot->header, static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE),
+    __atomic_store_n(&slot->header,
+                     static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE),
                      __ATOMIC_RELEASE);
     q->read_index.store(index + 1);
     if (complete && packet.completion_signal.handle != 0) {
@@ -323,7 +341,8 @@ void RunQueue(SimQueue* q) {
 // --- isapack's own entry points: what this library is ----------------------
 
 SIM_API const char* isapack_simulated_hsa_description() {
-  return "isapack simulated HSA runtime (a test double: kernels run as the host build of the device "
+  return "isapack simulated HSA runtime (a test double: kernels run as the host build of the "
+         "device "
          "library on the CPU; no GPU is used)";
 }
 
@@ -332,7 +351,8 @@ SIM_API const char* isapack_simulated_hsa_description() {
 SIM_API size_t isapack_simulated_hsa_live_objects() {
   Runtime& r = R();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return r.allocations.size() + r.signals.size() + r.queues.size() + r.executables.size() + r.readers.size();
+  return r.allocations.size() + r.signals.size() + r.queues.size() + r.executables.size() +
+         r.readers.size();
 }
 
 // --- Runtime -----------------------------------------------------------------
@@ -369,17 +389,37 @@ SIM_API hsa_status_t hsa_shut_down() {
 SIM_API hsa_status_t hsa_status_string(hsa_status_t status, const char** text) {
   if (text == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (status) {
-    case HSA_STATUS_SUCCESS: *text = "HSA_STATUS_SUCCESS: The function has been executed successfully."; break;
-    case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
-      *text = "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. "
-              "(simulated)";
+    case HSA_STATUS_SUCCESS:
+      *text = "HSA_STATUS_SUCCESS: The function has been executed successfully.";
       break;
-    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT: *text = "HSA_STATUS_ERROR_INVALID_CODE_OBJECT: The code object is invalid. (simulated)"; break;
-    case HSA_STATUS_ERROR_INVALID_ISA_NAME: *text = "HSA_STATUS_ERROR_INVALID_ISA_NAME: The ISA name is invalid. (simulated)"; break;
-    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: *text = "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: The arguments passed to a functions are not compatible. (simulated)"; break;
-    case HSA_STATUS_ERROR_INVALID_AGENT: *text = "HSA_STATUS_ERROR_INVALID_AGENT: The agent is invalid. (simulated)"; break;
-    case HSA_STATUS_ERROR_NOT_INITIALIZED: *text = "HSA_STATUS_ERROR_NOT_INITIALIZED: An API other than hsa_init has been invoked while the reference count of the HSA runtime is 0. (simulated)"; break;
-    default: *text = "HSA_STATUS_ERROR: A generic error has occurred. (simulated)"; break;
+    case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
+      *text =
+          "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary "
+          "resources. "
+          "(simulated)";
+      break;
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT:
+      *text = "HSA_STATUS_ERROR_INVALID_CODE_OBJECT: The code object is invalid. (simulated)";
+      break;
+    case HSA_STATUS_ERROR_INVALID_ISA_NAME:
+      *text = "HSA_STATUS_ERROR_INVALID_ISA_NAME: The ISA name is invalid. (simulated)";
+      break;
+    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS:
+      *text =
+          "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: The arguments passed to a functions are not "
+          "compatible. (simulated)";
+      break;
+    case HSA_STATUS_ERROR_INVALID_AGENT:
+      *text = "HSA_STATUS_ERROR_INVALID_AGENT: The agent is invalid. (simulated)";
+      break;
+    case HSA_STATUS_ERROR_NOT_INITIALIZED:
+      *text =
+          "HSA_STATUS_ERROR_NOT_INITIALIZED: An API other than hsa_init has been invoked while the "
+          "reference count of the HSA runtime is 0. (simulated)";
+      break;
+    default:
+      *text = "HSA_STATUS_ERROR: A generic error has occurred. (simulated)";
+      break;
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -397,7 +437,8 @@ SIM_API hsa_status_t hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t, vo
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   for (const auto& agent : R().agents) {
     if (agent->vanished) continue;
-    const hsa_status_t status = callback(hsa_agent_t{reinterpret_cast<uint64_t>(agent.get())}, data);
+    const hsa_status_t status =
+        callback(hsa_agent_t{reinterpret_cast<uint64_t>(agent.get())}, data);
     if (status == HSA_STATUS_INFO_BREAK) return HSA_STATUS_SUCCESS;
     if (status != HSA_STATUS_SUCCESS) return status;
   }
@@ -413,33 +454,55 @@ int RawAttribute(const hsa_agent_info_t& attribute) {
   return static_cast<int>(raw);
 }
 
-SIM_API hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, void* value) {
+SIM_API hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute,
+                                        void* value) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   SimAgent* agent = AgentOf(handle);
   if (agent == nullptr || agent->vanished) return HSA_STATUS_ERROR_INVALID_AGENT;
   switch (RawAttribute(attribute)) {
-    case HSA_AGENT_INFO_NAME: CopyName<64>(value, agent->name); break;
-    case HSA_AGENT_INFO_VENDOR_NAME: CopyName<64>(value, "isapack simulation"); break;
-    case HSA_AGENT_INFO_DEVICE: *static_cast<hsa_device_type_t*>(value) = agent->type; break;
-    case HSA_AGENT_INFO_PROFILE: *static_cast<hsa_profile_t*>(value) = HSA_PROFILE_BASE; break;
-    case HSA_AGENT_INFO_WAVEFRONT_SIZE: *static_cast<uint32_t*>(value) = agent->wavefront; break;
-    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE: *static_cast<uint32_t*>(value) = 1024; break;
-    case HSA_AGENT_INFO_QUEUE_MAX_SIZE: *static_cast<uint32_t*>(value) = 4096; break;
-    case HSA_AMD_AGENT_INFO_PRODUCT_NAME: CopyName<64>(value, agent->product); break;
-    case HSA_AMD_AGENT_INFO_UUID: CopyName<21>(value, agent->uuid); break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AGENT_INFO_NAME:
+      CopyName<64>(value, agent->name);
+      break;
+    case HSA_AGENT_INFO_VENDOR_NAME:
+      CopyName<64>(value, "isapack simulation");
+      break;
+    case HSA_AGENT_INFO_DEVICE:
+      *static_cast<hsa_device_type_t*>(value) = agent->type;
+      break;
+    case HSA_AGENT_INFO_PROFILE:
+      *static_cast<hsa_profile_t*>(value) = HSA_PROFILE_BASE;
+      break;
+    case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+      *static_cast<uint32_t*>(value) = agent->wavefront;
+      break;
+    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
+      *static_cast<uint32_t*>(value) = 1024;
+      break;
+    case HSA_AGENT_INFO_QUEUE_MAX_SIZE:
+      *static_cast<uint32_t*>(value) = 4096;
+      break;
+    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+      CopyName<64>(value, agent->product);
+      break;
+    case HSA_AMD_AGENT_INFO_UUID:
+      CopyName<21>(value, agent->uuid);
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_agent_iterate_isas(hsa_agent_t handle, hsa_status_t (*callback)(hsa_isa_t, void*),
+SIM_API hsa_status_t hsa_agent_iterate_isas(hsa_agent_t handle,
+                                            hsa_status_t (*callback)(hsa_isa_t, void*),
                                             void* data) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   SimAgent* agent = AgentOf(handle);
   if (agent == nullptr || agent->vanished) return HSA_STATUS_ERROR_INVALID_AGENT;
   for (const auto& isa : agent->isas) {
     const hsa_status_t status = callback(hsa_isa_t{reinterpret_cast<uint64_t>(isa.get())}, data);
-    if (status != HSA_STATUS_SUCCESS) return status == HSA_STATUS_INFO_BREAK ? HSA_STATUS_SUCCESS : status;
+    if (status != HSA_STATUS_SUCCESS)
+      return status == HSA_STATUS_INFO_BREAK ? HSA_STATUS_SUCCESS : status;
   }
   // "vanish": the GPU disappears once it has been enumerated (a reset, a
   // hot-unplug, a driver crash between discovery and use).
@@ -466,7 +529,8 @@ SIM_API hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribut
 SIM_API hsa_status_t hsa_code_object_reader_create_from_memory(const void* code_object, size_t size,
                                                                hsa_code_object_reader_t* reader) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  if (code_object == nullptr || size == 0 || reader == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (code_object == nullptr || size == 0 || reader == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // Like ROCr, the reader does not copy: the memory must stay valid.
   auto* sim = new SimReader{static_cast<const uint8_t*>(code_object), size};
   std::lock_guard<std::mutex> lock(R().mutex);
@@ -483,8 +547,8 @@ SIM_API hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t rea
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_executable_create_alt(hsa_profile_t, hsa_default_float_rounding_mode_t, const char*,
-                                               hsa_executable_t* executable) {
+SIM_API hsa_status_t hsa_executable_create_alt(hsa_profile_t, hsa_default_float_rounding_mode_t,
+                                               const char*, hsa_executable_t* executable) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   auto* sim = new SimExecutable();
   std::lock_guard<std::mutex> lock(R().mutex);
@@ -493,9 +557,10 @@ SIM_API hsa_status_t hsa_executable_create_alt(hsa_profile_t, hsa_default_float_
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, hsa_agent_t handle,
-                                                           hsa_code_object_reader_t reader, const char*,
-                                                           hsa_loaded_code_object_t*) {
+SIM_API hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable,
+                                                           hsa_agent_t handle,
+                                                           hsa_code_object_reader_t reader,
+                                                           const char*, hsa_loaded_code_object_t*) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   auto* exec = reinterpret_cast<SimExecutable*>(executable.handle);
   auto* sim_reader = reinterpret_cast<SimReader*>(reader.handle);
@@ -504,7 +569,8 @@ SIM_API hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t exec
   if (exec->frozen) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   if (R().config.Fault("load-reject")) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   const std::span<const uint8_t> image(sim_reader->data, sim_reader->size);
-  if (hsa_status_t status = CheckLoad(*agent, image, R().config); status != HSA_STATUS_SUCCESS) return status;
+  if (hsa_status_t status = CheckLoad(*agent, image, R().config); status != HSA_STATUS_SUCCESS)
+    return status;
   auto symbols = isapack::ReadSymbols(image);
   if (!symbols) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   for (const isapack::CodeObjectSymbol& symbol : *symbols) {
@@ -539,8 +605,9 @@ SIM_API hsa_status_t hsa_executable_destroy(hsa_executable_t executable) {
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, const char* name,
-                                                       const hsa_agent_t* agent, hsa_executable_symbol_t* symbol) {
+SIM_API hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable,
+                                                       const char* name, const hsa_agent_t* agent,
+                                                       hsa_executable_symbol_t* symbol) {
   auto* exec = reinterpret_cast<SimExecutable*>(executable.handle);
   if (!exec->frozen) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   for (const auto& candidate : exec->symbols) {
@@ -553,22 +620,35 @@ SIM_API hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executab
 }
 
 SIM_API hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t symbol,
-                                                    hsa_executable_symbol_info_t attribute, void* value) {
+                                                    hsa_executable_symbol_info_t attribute,
+                                                    void* value) {
   const auto* sim = reinterpret_cast<const SimSymbol*>(symbol.handle);
   switch (attribute) {
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: *static_cast<uint64_t*>(value) = symbol.handle; break;
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: *static_cast<uint32_t*>(value) = sim->kernarg_size; break;
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: *static_cast<uint32_t*>(value) = 16; break;
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: *static_cast<uint32_t*>(value) = sim->group_segment_size; break;
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: *static_cast<uint32_t*>(value) = sim->private_segment_size; break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+      *static_cast<uint64_t*>(value) = symbol.handle;
+      break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
+      *static_cast<uint32_t*>(value) = sim->kernarg_size;
+      break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
+      *static_cast<uint32_t*>(value) = 16;
+      break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+      *static_cast<uint32_t*>(value) = sim->group_segment_size;
+      break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+      *static_cast<uint32_t*>(value) = sim->private_segment_size;
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
 
 // --- Signals -------------------------------------------------------------------
 
-SIM_API hsa_status_t hsa_signal_create(hsa_signal_value_t initial, uint32_t, const hsa_agent_t*, hsa_signal_t* signal) {
+SIM_API hsa_status_t hsa_signal_create(hsa_signal_value_t initial, uint32_t, const hsa_agent_t*,
+                                       hsa_signal_t* signal) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   auto* sim = new SimSignal();
   sim->value = initial;
@@ -598,35 +678,43 @@ SIM_API void hsa_signal_store_screlease(hsa_signal_t signal, hsa_signal_value_t 
   sim->Set(value);
 }
 
-SIM_API hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t signal, hsa_signal_condition_t condition,
-                                                     hsa_signal_value_t compare, uint64_t timeout_hint,
-                                                     hsa_wait_state_t) {
+SIM_API hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t signal,
+                                                     hsa_signal_condition_t condition,
+                                                     hsa_signal_value_t compare,
+                                                     uint64_t timeout_hint, hsa_wait_state_t) {
   SimSignal* sim = SignalOf(signal);
   auto satisfied = [&] {
     const hsa_signal_value_t v = sim->value.load(std::memory_order_acquire);
     switch (condition) {
-      case HSA_SIGNAL_CONDITION_EQ: return v == compare;
-      case HSA_SIGNAL_CONDITION_NE: return v != compare;
-      case HSA_SIGNAL_CONDITION_LT: return v < compare;
-      case HSA_SIGNAL_CONDITION_GTE: return v >= compare;
+      case HSA_SIGNAL_CONDITION_EQ:
+        return v == compare;
+      case HSA_SIGNAL_CONDITION_NE:
+        return v != compare;
+      case HSA_SIGNAL_CONDITION_LT:
+        return v < compare;
+      case HSA_SIGNAL_CONDITION_GTE:
+        return v >= compare;
     }
     return false;
   };
   std::unique_lock<std::mutex> lock(sim->mutex);
-  sim->changed.wait_for(lock, std::chrono::nanoseconds(std::min<uint64_t>(timeout_hint, 3600000000000ull)),
-                        satisfied);
+  sim->changed.wait_for(
+      lock, std::chrono::nanoseconds(std::min<uint64_t>(timeout_hint, 3600000000000ull)),
+      satisfied);
   return sim->value.load(std::memory_order_acquire);
 }
 
 // --- Queues ---------------------------------------------------------------------
 
 SIM_API hsa_status_t hsa_queue_create(hsa_agent_t handle, uint32_t size, hsa_queue_type32_t type,
-                                      void (*)(hsa_status_t, hsa_queue_t*, void*), void*, uint32_t, uint32_t,
-                                      hsa_queue_t** queue) {
+                                      void (*)(hsa_status_t, hsa_queue_t*, void*), void*, uint32_t,
+                                      uint32_t, hsa_queue_t** queue) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   SimAgent* agent = AgentOf(handle);
-  if (agent == nullptr || agent->vanished || agent->type != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (size == 0 || (size & (size - 1)) != 0 || size > 4096) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (agent == nullptr || agent->vanished || agent->type != HSA_DEVICE_TYPE_GPU)
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (size == 0 || (size & (size - 1)) != 0 || size > 4096)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (R().config.Fault("queue-create")) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   auto* q = new SimQueue();
   q->agent = agent;
@@ -679,35 +767,51 @@ SIM_API uint64_t hsa_queue_load_read_index_scacquire(const hsa_queue_t* queue) {
 
 // --- Memory --------------------------------------------------------------------
 
-SIM_API hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t handle,
-                                                        hsa_status_t (*callback)(hsa_amd_memory_pool_t, void*),
-                                                        void* data) {
+SIM_API hsa_status_t hsa_amd_agent_iterate_memory_pools(
+    hsa_agent_t handle, hsa_status_t (*callback)(hsa_amd_memory_pool_t, void*), void* data) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   SimAgent* agent = AgentOf(handle);
   if (agent == nullptr || agent->vanished) return HSA_STATUS_ERROR_INVALID_AGENT;
   for (const auto& pool : agent->pools) {
-    const hsa_status_t status = callback(hsa_amd_memory_pool_t{reinterpret_cast<uint64_t>(pool.get())}, data);
-    if (status != HSA_STATUS_SUCCESS) return status == HSA_STATUS_INFO_BREAK ? HSA_STATUS_SUCCESS : status;
+    const hsa_status_t status =
+        callback(hsa_amd_memory_pool_t{reinterpret_cast<uint64_t>(pool.get())}, data);
+    if (status != HSA_STATUS_SUCCESS)
+      return status == HSA_STATUS_INFO_BREAK ? HSA_STATUS_SUCCESS : status;
   }
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_t attribute,
+SIM_API hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t pool,
+                                                  hsa_amd_memory_pool_info_t attribute,
                                                   void* value) {
   const auto* sim = reinterpret_cast<const SimPool*>(pool.handle);
   switch (attribute) {
-    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT: *static_cast<hsa_amd_segment_t*>(value) = HSA_AMD_SEGMENT_GLOBAL; break;
-    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS: *static_cast<uint32_t*>(value) = sim->flags; break;
-    case HSA_AMD_MEMORY_POOL_INFO_SIZE: *static_cast<size_t*>(value) = size_t{1} << 32; break;
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: *static_cast<bool*>(value) = true; break;
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE: *static_cast<size_t*>(value) = 4096; break;
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT: *static_cast<size_t*>(value) = 4096; break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
+      *static_cast<hsa_amd_segment_t*>(value) = HSA_AMD_SEGMENT_GLOBAL;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
+      *static_cast<uint32_t*>(value) = sim->flags;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_SIZE:
+      *static_cast<size_t*>(value) = size_t{1} << 32;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
+      *static_cast<bool*>(value) = true;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
+      *static_cast<size_t*>(value) = 4096;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
+      *static_cast<size_t*>(value) = 4096;
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t, size_t size, uint32_t, void** ptr) {
+SIM_API hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t, size_t size, uint32_t,
+                                                  void** ptr) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (size == 0 || ptr == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (R().config.Fault("alloc")) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -727,8 +831,8 @@ SIM_API hsa_status_t hsa_amd_memory_pool_free(void* ptr) {
   return HSA_STATUS_SUCCESS;
 }
 
-SIM_API hsa_status_t hsa_amd_agents_allow_access(uint32_t count, const hsa_agent_t* agents, const uint32_t*,
-                                                 const void* ptr) {
+SIM_API hsa_status_t hsa_amd_agents_allow_access(uint32_t count, const hsa_agent_t* agents,
+                                                 const uint32_t*, const void* ptr) {
   std::lock_guard<std::mutex> lock(R().mutex);
   if (count == 0 || agents == nullptr || R().allocations.count(const_cast<void*>(ptr)) == 0) {
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -15,20 +15,22 @@
 namespace isapack::testing {
 
 struct ElfSpec {
-  uint8_t elf_class = 2;      // ELFCLASS64
-  uint8_t data = 1;           // ELFDATA2LSB
-  uint8_t os_abi = 64;        // ELFOSABI_AMDGPU_HSA
-  uint8_t abi_version = 3;    // code object v5
-  uint16_t type = 3;          // ET_DYN
-  uint16_t machine = 224;     // EM_AMDGPU
-  uint32_t flags = 0;         // e_flags
+  uint8_t elf_class = 2;               // ELFCLASS64
+  uint8_t data = 1;                    // ELFDATA2LSB
+  uint8_t os_abi = 64;                 // ELFOSABI_AMDGPU_HSA
+  uint8_t abi_version = 3;             // code object v5
+  uint16_t type = 3;                   // ET_DYN
+  uint16_t machine = 224;              // EM_AMDGPU
+  uint32_t flags = 0;                  // e_flags
   std::vector<std::string> symbols;    // defined STT_OBJECT symbols
   std::vector<uint8_t> metadata_note;  // NT_AMDGPU_METADATA descriptor, if not empty
 };
 
 inline std::vector<uint8_t> BuildElf(const ElfSpec& spec) {
   std::vector<uint8_t> out(64, 0);
-  auto put = [&](size_t at, const void* value, size_t size) { std::memcpy(out.data() + at, value, size); };
+  auto put = [&](size_t at, const void* value, size_t size) {
+    std::memcpy(out.data() + at, value, size);
+  };
   auto append = [&](const void* data, size_t size) {
     const size_t at = out.size();
     out.resize(at + size);
@@ -65,7 +67,8 @@ inline std::vector<uint8_t> BuildElf(const ElfSpec& spec) {
   if (!spec.metadata_note.empty()) {
     align8();
     std::vector<uint8_t> note(12, 0);
-    const uint32_t name_size = 7, desc_size = static_cast<uint32_t>(spec.metadata_note.size()), type = 32;
+    const uint32_t name_size = 7, desc_size = static_cast<uint32_t>(spec.metadata_note.size()),
+                   type = 32;
     std::memcpy(note.data(), &name_size, 4);
     std::memcpy(note.data() + 4, &desc_size, 4);
     std::memcpy(note.data() + 8, &type, 4);
@@ -102,8 +105,8 @@ inline std::vector<uint8_t> BuildElf(const ElfSpec& spec) {
     ++shnum;
   }
   // ELF header.
-  const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', spec.elf_class, spec.data, 1, spec.os_abi,
-                             spec.abi_version};
+  const uint8_t ident[16] = {
+      0x7f, 'E', 'L', 'F', spec.elf_class, spec.data, 1, spec.os_abi, spec.abi_version};
   put(0, ident, 16);
   put(0x10, &spec.type, 2);
   put(0x12, &spec.machine, 2);

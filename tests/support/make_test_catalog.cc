@@ -41,15 +41,18 @@ int main(int argc, char** argv) {
     };
     isapack::testing::ElfSpec spec;
     spec.abi_version = static_cast<uint8_t>(object.code_object_version - 2);
-    spec.flags = id.mach() | bits(id.xnack, id.xnack_support()) << 8 | bits(id.sramecc, id.sramecc_support()) << 10 |
-                 (id.is_generic() ? 1u << 24 : 0u);
+    spec.flags = id.mach() | bits(id.xnack, id.xnack_support()) << 8 |
+                 bits(id.sramecc, id.sramecc_support()) << 10 | (id.is_generic() ? 1u << 24 : 0u);
     spec.symbols = isapack::testing::AllKernelDescriptors();
     std::string covers;
     for (const std::string& c : object.covers) covers += (covers.empty() ? "" : " ") + c;
-    inputs.push_back({object.target_id, covers, object.code_object_version, spec.flags, isapack::testing::BuildElf(spec)});
+    inputs.push_back({object.target_id, covers, object.code_object_version, spec.flags,
+                      isapack::testing::BuildElf(spec)});
   }
-  const auto catalog = isapack::LayoutCatalog(inputs, isapack::EncodeCatalog(inputs, 3), "{\"test\":true}");
+  const auto catalog =
+      isapack::LayoutCatalog(inputs, isapack::EncodeCatalog(inputs, 3), "{\"test\":true}");
   std::ofstream out(argv[4], std::ios::binary);
-  out.write(reinterpret_cast<const char*>(catalog.data()), static_cast<std::streamsize>(catalog.size()));
+  out.write(reinterpret_cast<const char*>(catalog.data()),
+            static_cast<std::streamsize>(catalog.size()));
   return out ? 0 : 1;
 }

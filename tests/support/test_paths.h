@@ -51,12 +51,14 @@ inline const std::map<std::string, std::string>& TestPathTable() {
 // those suites out with --gtest_filter; anywhere else their absence is a
 // broken setup, not a reason to skip.
 inline constexpr const char* kBuildTreeOnly =
-    "BUILD_DIR is not set: BuildTree* tests compare with the build tree's own files and run only there "
+    "BUILD_DIR is not set: BuildTree* tests compare with the build tree's own files and run only "
+    "there "
     "(the installed run-tests leaves them out)";
 
 // The path for `key`, or "" when this installation has none.
 inline std::string TestPath(const std::string& key) {
-  if (const char* value = std::getenv(("ISAPACK_TEST_" + key).c_str()); value != nullptr && value[0] != '\0') {
+  if (const char* value = std::getenv(("ISAPACK_TEST_" + key).c_str());
+      value != nullptr && value[0] != '\0') {
     return value;
   }
   const auto& table = TestPathTable();

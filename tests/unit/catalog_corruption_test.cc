@@ -32,16 +32,19 @@ namespace format = catalog_format;
 // The catalog of the libisapack this process loaded, copied out of the file.
 std::vector<uint8_t> LoadedCatalog() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&isapack_version), &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(reinterpret_cast<void*>(&isapack_version), &info) == 0 || info.dli_fname == nullptr)
+    return {};
   std::ifstream in(info.dli_fname, std::ios::binary);
-  const std::vector<uint8_t> file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::vector<uint8_t> file{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
   auto catalog = FindCatalog(file);
   if (!catalog) return {};
   return {catalog->image().begin(), catalog->image().end()};
 }
 
 std::string EntryPrefix(const Catalog& catalog, size_t index) {
-  return "catalog entry " + std::to_string(index) + " (" + std::string(catalog.entry(index).target_id) + "): ";
+  return "catalog entry " + std::to_string(index) + " (" +
+         std::string(catalog.entry(index).target_id) + "): ";
 }
 
 std::vector<std::vector<uint8_t>> DecompressAll(const Catalog& catalog) {
@@ -106,17 +109,22 @@ TEST_F(CatalogCorruption, EveryBitFlipAnywhereIsRefusedOrTouchesOnlyPadding) {
         const Status status = damaged_catalog->Decompress(index, out);
         ASSERT_FALSE(status) << "a flip of bit " << bit << " at byte " << at << " was loaded";
         ASSERT_EQ(status.error().code, ISAPACK_STATUS_DATA_CORRUPT);
-        ASSERT_EQ(status.error().message.rfind(EntryPrefix(catalog, index) + "compressed bytes fail their XXH3-64 check", 0), 0u)
+        ASSERT_EQ(status.error().message.rfind(
+                      EntryPrefix(catalog, index) + "compressed bytes fail their XXH3-64 check", 0),
+                  0u)
             << status.error().message;
         ++payload_cases;
       } else {
-        ASSERT_EQ(DecompressAll(*damaged_catalog), originals_) << "padding byte " << at << " changed an entry";
+        ASSERT_EQ(DecompressAll(*damaged_catalog), originals_)
+            << "padding byte " << at << " changed an entry";
         ++padding_cases;
       }
     }
   }
-  std::printf("bit flips: %zu in the table of contents (refused), %zu in payloads (refused), %zu in padding (harmless)\n",
-              toc_cases, payload_cases, padding_cases);
+  std::printf(
+      "bit flips: %zu in the table of contents (refused), %zu in payloads (refused), %zu in "
+      "padding (harmless)\n",
+      toc_cases, payload_cases, padding_cases);
   RecordProperty("toc_flips", static_cast<int>(toc_cases));
   RecordProperty("payload_flips", static_cast<int>(payload_cases));
   RecordProperty("padding_flips", static_cast<int>(padding_cases));
@@ -141,13 +149,15 @@ TEST_F(CatalogCorruption, EveryTruncationOfEveryFrameIsRefusedNamingTheEntry) {
       auto catalog = Catalog::Parse(damaged);
       if (!catalog) {
         ASSERT_EQ(kept, 0u) << catalog.error().message;
-        ASSERT_EQ(catalog.error().message,
-                  "catalog: entry " + std::to_string(index) + ": its payload lies outside the catalog");
+        ASSERT_EQ(catalog.error().message, "catalog: entry " + std::to_string(index) +
+                                               ": its payload lies outside the catalog");
       } else {
         std::vector<uint8_t> out(catalog->entry(index).uncompressed_size, 0);
         const Status status = catalog->Decompress(index, out);
-        ASSERT_FALSE(status) << "entry " << index << " truncated to " << kept << " bytes was loaded";
-        ASSERT_EQ(status.error().message.rfind(EntryPrefix(*parsed, index), 0), 0u) << status.error().message;
+        ASSERT_FALSE(status) << "entry " << index << " truncated to " << kept
+                             << " bytes was loaded";
+        ASSERT_EQ(status.error().message.rfind(EntryPrefix(*parsed, index), 0), 0u)
+            << status.error().message;
       }
       ++cases;
     }

@@ -62,12 +62,14 @@ format::FileHeader HeaderOf(const std::vector<uint8_t>& image) {
 
 format::Entry EntryOf(const std::vector<uint8_t>& image, size_t index) {
   format::Entry entry;
-  std::memcpy(&entry, image.data() + sizeof(format::FileHeader) + index * sizeof(entry), sizeof(entry));
+  std::memcpy(&entry, image.data() + sizeof(format::FileHeader) + index * sizeof(entry),
+              sizeof(entry));
   return entry;
 }
 
 void SetEntry(std::vector<uint8_t>* image, size_t index, const format::Entry& entry) {
-  std::memcpy(image->data() + sizeof(format::FileHeader) + index * sizeof(entry), &entry, sizeof(entry));
+  std::memcpy(image->data() + sizeof(format::FileHeader) + index * sizeof(entry), &entry,
+              sizeof(entry));
   ResealCatalog(image);
 }
 
@@ -190,7 +192,8 @@ TEST(Catalog, DecompressionStopsAtTheRecordedSize) {
   EXPECT_EQ(status.error().code, ISAPACK_STATUS_DATA_CORRUPT);
   EXPECT_EQ(status.error().message,
             "catalog entry 0 (gfx11-generic): zstd frame header does not declare the recorded size "
-            "of " + std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
+            "of " +
+                std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
 }
 
 TEST(Catalog, DetectsAWrongHash) {
@@ -203,7 +206,9 @@ TEST(Catalog, DetectsAWrongHash) {
   std::vector<uint8_t> out(e.uncompressed_size);
   Status status = catalog->Decompress(0, out);
   ASSERT_FALSE(status);
-  EXPECT_EQ(status.error().message.rfind("catalog entry 0 (gfx11-generic): fails its XXH3-64 check", 0), 0u)
+  EXPECT_EQ(
+      status.error().message.rfind("catalog entry 0 (gfx11-generic): fails its XXH3-64 check", 0),
+      0u)
       << status.error().message;
 }
 

@@ -94,8 +94,9 @@ TEST(CodeObjectValidator, RejectsAMachineIdOtherThanTheTables) {
   ElfSpec spec = Gfx11Generic();
   spec.abi_version = 3;
   spec.flags = 0x41;  // gfx1100
-  EXPECT_EQ(Validate(spec, "gfx1101", 5),
-            std::vector<std::string>{"e_flags machine ID is 0x41 (gfx1100), expected 0x46 (gfx1101)"});
+  EXPECT_EQ(
+      Validate(spec, "gfx1101", 5),
+      std::vector<std::string>{"e_flags machine ID is 0x41 (gfx1100), expected 0x46 (gfx1101)"});
 }
 
 TEST(CodeObjectValidator, RejectsAGenericObjectWithoutGenericVersion) {
@@ -124,8 +125,9 @@ TEST(CodeObjectValidator, RejectsAnyWhereTheSelectorNamedAMode) {
   ElfSpec spec = Gfx11Generic();
   spec.abi_version = 3;
   spec.flags = 0x53f;  // gfx90a, any/any
-  EXPECT_EQ(Validate(spec, "gfx90a:sramecc-:xnack+", 5),
-            (std::vector<std::string>{"xnack is any, expected on", "sramecc is any, expected off"}));
+  EXPECT_EQ(
+      Validate(spec, "gfx90a:sramecc-:xnack+", 5),
+      (std::vector<std::string>{"xnack is any, expected on", "sramecc is any, expected off"}));
 }
 
 TEST(CodeObjectValidator, RejectsFeatureBitsOnAProcessorWithoutTheFeature) {
@@ -152,7 +154,8 @@ TEST(CodeObjectValidator, RequiresEveryKernelDescriptor) {
 
 TEST(CodeObjectValidator, RejectsWhatIsNotAnElf64File) {
   const std::vector<uint8_t> text(100, 'x');
-  EXPECT_EQ(ValidateCodeObject(text, {Target("gfx1100"), 5}), std::vector<std::string>{"not an ELF file"});
+  EXPECT_EQ(ValidateCodeObject(text, {Target("gfx1100"), 5}),
+            std::vector<std::string>{"not an ELF file"});
   ElfSpec spec = Gfx11Generic();
   spec.elf_class = 1;
   EXPECT_EQ(Validate(spec, "gfx11-generic", 6),
@@ -216,9 +219,10 @@ TEST(CodeObjectReader, DecodesTheHeaderOfEachVersion) {
   ASSERT_TRUE(header);
   auto id = TargetIdOfHeader(*header);
   ASSERT_FALSE(id);
-  EXPECT_EQ(id.error().message,
-            "unknown AMDGPU machine ID 0x7e in e_flags 0x7e; it is newer than this isapack's target "
-            "table");
+  EXPECT_EQ(
+      id.error().message,
+      "unknown AMDGPU machine ID 0x7e in e_flags 0x7e; it is newer than this isapack's target "
+      "table");
 }
 
 TEST(CodeObjectReader, FindsTheMetadataNote) {
@@ -234,7 +238,8 @@ TEST(CodeObjectReader, FindsTheMetadataNote) {
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 TEST(BuildTreeCodeObjects, EachValidatesAgainstItsTargetAndHoldsTheKernelMetadata) {
@@ -245,9 +250,11 @@ TEST(BuildTreeCodeObjects, EachValidatesAgainstItsTargetAndHoldsTheKernelMetadat
   ASSERT_FALSE(expansion.at("code_objects").empty());
   for (const nlohmann::json& object : expansion.at("code_objects")) {
     const std::string target = object.at("target_id");
-    const std::vector<uint8_t> image = ReadFile(build + "/device_library/" + object.at("file").get<std::string>());
+    const std::vector<uint8_t> image =
+        ReadFile(build + "/device_library/" + object.at("file").get<std::string>());
     ASSERT_FALSE(image.empty()) << target;
-    EXPECT_EQ(ValidateCodeObject(image, {Target(target), object.at("code_object_version").get<unsigned>()}),
+    EXPECT_EQ(ValidateCodeObject(
+                  image, {Target(target), object.at("code_object_version").get<unsigned>()}),
               std::vector<std::string>{})
         << target;
     auto note = FindMetadataNote(image);

@@ -27,7 +27,9 @@
 namespace isapack {
 namespace {
 
-std::string Dir() { return testing::TestPath("DATA_DIR") + "/expansion"; }
+std::string Dir() {
+  return testing::TestPath("DATA_DIR") + "/expansion";
+}
 
 std::vector<std::string> CompilerList(const std::string& llvm) {
   std::ifstream in(Dir() + "/llvm" + llvm + ".txt");
@@ -122,9 +124,13 @@ void RunCases(const std::string& file, size_t expected_count) {
   }
 }
 
-TEST(Expansion, HandWrittenCasesExpandToExactlyTheExpectedObjectsAndMessages) { RunCases("cases.txt", 47); }
+TEST(Expansion, HandWrittenCasesExpandToExactlyTheExpectedObjectsAndMessages) {
+  RunCases("cases.txt", 47);
+}
 
-TEST(Expansion, EveryGroupInBothModesForLlvm19And20And23ExpandsAsRecorded) { RunCases("group_cases.txt", 156); }
+TEST(Expansion, EveryGroupInBothModesForLlvm19And20And23ExpandsAsRecorded) {
+  RunCases("group_cases.txt", 156);
+}
 
 TEST(Expansion, SupportedByLlvmFollowsTheTable) {
   const std::vector<std::string> llvm19 = SupportedByLlvm(19);

@@ -40,7 +40,8 @@ std::vector<GenericObject> BuiltGenericObjects() {
   for (const nlohmann::json& object : expansion.at("code_objects")) {
     const TargetId target = Target(object.at("target_id").get<std::string>());
     if (!target.is_generic()) continue;
-    std::ifstream file(build + "/device_library/" + object.at("file").get<std::string>(), std::ios::binary);
+    std::ifstream file(build + "/device_library/" + object.at("file").get<std::string>(),
+                       std::ios::binary);
     objects.push_back({target, std::vector<uint8_t>((std::istreambuf_iterator<char>(file)),
                                                     std::istreambuf_iterator<char>())});
   }
@@ -113,7 +114,8 @@ TEST(Retarget, Gfx103GenericToGfx1036ChangesOnlyAbiVersionFlagsAndTheMetadataNot
   // The target name shrinks from 34 to 26 characters (str8 to fixstr): 9
   // bytes, 8 after the 4-byte note padding.
   for (size_t i = 0; i < sections->size(); ++i) {
-    EXPECT_EQ((*out_sections)[i].size, (*sections)[i].size - ((*sections)[i].name == ".note" ? 8 : 0))
+    EXPECT_EQ((*out_sections)[i].size,
+              (*sections)[i].size - ((*sections)[i].name == ".note" ? 8 : 0))
         << (*sections)[i].name;
     EXPECT_EQ((*out_sections)[i].offset, (*sections)[i].offset) << (*sections)[i].name;
   }
@@ -122,7 +124,8 @@ TEST(Retarget, Gfx103GenericToGfx1036ChangesOnlyAbiVersionFlagsAndTheMetadataNot
   size_t changed_elsewhere = 0;
   const size_t shdr_size_at = Load<uint64_t>(in, 0x28) + 1 * 64 + 32;
   for (size_t i = 0; i < in.size(); ++i) {
-    const bool documented = i == 8 || (i >= 0x30 && i < 0x34) || (i >= note->offset && i < note->offset + note->size) ||
+    const bool documented = i == 8 || (i >= 0x30 && i < 0x34) ||
+                            (i >= note->offset && i < note->offset + note->size) ||
                             (i >= shdr_size_at && i < shdr_size_at + 8) ||
                             (i >= 64 && i < 64 + size_t{56} * Load<uint16_t>(in, 0x38));
     if (!documented && in[i] != (*out)[i]) ++changed_elsewhere;
@@ -157,7 +160,8 @@ TEST(Retarget, AProcessorOutsideTheFamilyCannotBeNamed) {
 TEST(Retarget, RefusesAnObjectOfAnotherGenericThanTheMemberNames) {
   std::vector<uint8_t> image = Gfx103Generic().image;
   image[0x30] = 0x54;  // gfx11-generic's machine ID
-  EXPECT_NE(RefusalOf(image).find("e_flags machine ID is 84, not gfx10-3-generic's"), std::string::npos)
+  EXPECT_NE(RefusalOf(image).find("e_flags machine ID is 84, not gfx10-3-generic's"),
+            std::string::npos)
       << RefusalOf(image);
 }
 
@@ -176,20 +180,23 @@ TEST(Retarget, RefusesGenericVersionZeroNamingIt) {
 TEST(Retarget, RefusesReservedFlagBitsNamingThem) {
   std::vector<uint8_t> image = Gfx103Generic().image;
   image[0x32] = 0x10;
-  EXPECT_NE(RefusalOf(image).find("e_flags has reserved bits set"), std::string::npos) << RefusalOf(image);
+  EXPECT_NE(RefusalOf(image).find("e_flags has reserved bits set"), std::string::npos)
+      << RefusalOf(image);
 }
 
 TEST(Retarget, RefusesFeatureBitsTheGenericLacksNamingTheField) {
   std::vector<uint8_t> image = Gfx103Generic().image;
   image[0x31] = 0x01;  // xnack "any" on a generic without xnack
-  EXPECT_NE(RefusalOf(image).find("e_flags xnack field is any"), std::string::npos) << RefusalOf(image);
+  EXPECT_NE(RefusalOf(image).find("e_flags xnack field is any"), std::string::npos)
+      << RefusalOf(image);
 }
 
 TEST(Retarget, RefusesAMetadataTargetThatIsNotTheGenericNamingAmdhsaTarget) {
   std::vector<uint8_t> image = Gfx103Generic().image;
   image[Find(image, "amdgcn-amd-amdhsa--gfx10-3-generic") + 22] = '4';
-  EXPECT_NE(RefusalOf(image).find("metadata amdhsa.target is not 'amdgcn-amd-amdhsa--gfx10-3-generic'"),
-            std::string::npos)
+  EXPECT_NE(
+      RefusalOf(image).find("metadata amdhsa.target is not 'amdgcn-amd-amdhsa--gfx10-3-generic'"),
+      std::string::npos)
       << RefusalOf(image);
 }
 
@@ -205,7 +212,8 @@ TEST(Retarget, RefusesAMetadataVersionOtherThanOneTwoNamingAmdhsaVersion) {
 TEST(Retarget, RefusesAMetadataNoteWithoutTheTargetKey) {
   std::vector<uint8_t> image = Gfx103Generic().image;
   image[Find(image, "amdhsa.target") + 7] = 'X';
-  EXPECT_NE(RefusalOf(image).find("the metadata has no amdhsa.target"), std::string::npos) << RefusalOf(image);
+  EXPECT_NE(RefusalOf(image).find("the metadata has no amdhsa.target"), std::string::npos)
+      << RefusalOf(image);
 }
 
 TEST(Retarget, RefusesATruncatedObject) {

@@ -26,8 +26,8 @@ uint32_t FlagsOf(const TargetId& id) {
     if (support != FeatureSupport::kSupported) return 0;
     return setting == FeatureSetting::kOn ? 3 : setting == FeatureSetting::kOff ? 2 : 1;
   };
-  return id.mach() | bits(id.xnack, id.xnack_support()) << 8 | bits(id.sramecc, id.sramecc_support()) << 10 |
-         (id.is_generic() ? 1u << 24 : 0u);
+  return id.mach() | bits(id.xnack, id.xnack_support()) << 8 |
+         bits(id.sramecc, id.sramecc_support()) << 10 | (id.is_generic() ? 1u << 24 : 0u);
 }
 
 TargetId Parse(const std::string& text) {
@@ -46,7 +46,8 @@ class TestCatalog {
       testing::ElfSpec spec;
       spec.flags = FlagsOf(id);
       spec.abi_version = id.is_generic() ? 4 : 3;
-      inputs.push_back({target, "", id.is_generic() ? 6u : 5u, spec.flags, testing::BuildElf(spec)});
+      inputs.push_back(
+          {target, "", id.is_generic() ? 6u : 5u, spec.flags, testing::BuildElf(spec)});
     }
     image_ = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
     catalog_ = *Catalog::Parse(image_);
@@ -70,14 +71,15 @@ class TestCatalog {
 };
 
 struct Outcome {
-  std::string target;  // selected target ID, or "" on error
+  std::string target;         // selected target ID, or "" on error
   std::string retargeted_to;  // the exact target a generic object is rewritten for, or ""
   isapack_status_code_t code = ISAPACK_STATUS_OK;
   std::string message;
   std::string trace;
 };
 
-Outcome SelectFor(const TestCatalog& test, const std::vector<std::string>& isa_names, bool retarget = false) {
+Outcome SelectFor(const TestCatalog& test, const std::vector<std::string>& isa_names,
+                  bool retarget = false) {
   std::vector<TargetId> isas;
   for (const std::string& name : isa_names) isas.push_back(Parse(name));
   const Selection selection = Select(isas, test.catalog(), {retarget});
@@ -152,8 +154,10 @@ TEST(Selection, EveryExactTargetInGenericAndExactBuildsOfAll) {
     const Expectation& e = expectations[i];
     ASSERT_EQ(p.name, e.processor);
     EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, true))), e.generic_build) << p.name;
-    EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, false))), e.generic_build_older_rocr) << p.name;
-    EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, true))), e.exact_build) << p.name << " (generic ISA listed)";
+    EXPECT_EQ(Result(SelectFor(generic, AgentIsas(p, false))), e.generic_build_older_rocr)
+        << p.name;
+    EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, true))), e.exact_build)
+        << p.name << " (generic ISA listed)";
     EXPECT_EQ(Result(SelectFor(exact, AgentIsas(p, false))), e.exact_build) << p.name;
   }
 }
@@ -172,7 +176,8 @@ TEST(Selection, OlderRocrGetsTheGenericObjectRetargetedWhereItWouldBeTooOld) {
       continue;
     }
     EXPECT_EQ(outcome.target, e.generic_build) << p.name;
-    EXPECT_EQ(outcome.retargeted_to, p.name) << p.name;  // the generics of `all` name no feature mode
+    EXPECT_EQ(outcome.retargeted_to, p.name)
+        << p.name;  // the generics of `all` name no feature mode
     ++retargeted;
   }
   EXPECT_EQ(retargeted, 28u);  // every ROCR_TOO_OLD row of the table
@@ -184,43 +189,52 @@ TEST(Selection, RetargetingNamesTheTargetInTheTrace) {
   EXPECT_EQ(outcome.target, "gfx10-3-generic");
   EXPECT_EQ(outcome.trace,
             "agent ISA amdgcn-amd-amdhsa--gfx1036\n"
-            "  gfx10-3-generic: selected, retargeted to gfx1036 (code object v5) for a ROCr without generic "
+            "  gfx10-3-generic: selected, retargeted to gfx1036 (code object v5) for a ROCr "
+            "without generic "
             "support\n");
 }
 
 TEST(Selection, AnAgentThatListsTheGenericIsaGetsTheObjectUnchanged) {
   const TestCatalog catalog({"gfx10-3-generic"});
   const Outcome outcome =
-      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1036", "amdgcn-amd-amdhsa--gfx10-3-generic"}, /*retarget=*/true);
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1036", "amdgcn-amd-amdhsa--gfx10-3-generic"},
+                /*retarget=*/true);
   EXPECT_EQ(outcome.target, "gfx10-3-generic");
   EXPECT_EQ(outcome.retargeted_to, "");
 }
 
 TEST(Selection, Gfx906WithSrameccOnGetsGfx9GenericRetargetedWithSrameccAny) {
   const TestCatalog catalog({"gfx9-generic"});
-  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-"}, /*retarget=*/true);
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-"}, /*retarget=*/true);
   EXPECT_EQ(outcome.target, "gfx9-generic");
   EXPECT_EQ(outcome.retargeted_to, "gfx906");
 }
 
 TEST(Selection, AGenericWithAnExplicitXnackModeIsNotRetargetedForAnAgentInTheOtherMode) {
   const TestCatalog catalog({"gfx9-generic:xnack+"});
-  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-"}, /*retarget=*/true);
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-"}, /*retarget=*/true);
   EXPECT_EQ(outcome.target, "");
   EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
 }
 
 TEST(Selection, AnExactObjectBeatsTheGenericOne) {
   const TestCatalog catalog({"gfx11-generic", "gfx1103"});
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"}).target, "gfx1103");
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1100", "amdgcn-amd-amdhsa--gfx11-generic"}).target,
-            "gfx11-generic");
+  EXPECT_EQ(
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"}).target,
+      "gfx1103");
+  EXPECT_EQ(
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1100", "amdgcn-amd-amdhsa--gfx11-generic"}).target,
+      "gfx11-generic");
 }
 
 TEST(Selection, TheMostSpecificFeatureModeWins) {
   const TestCatalog catalog({"gfx90a", "gfx90a:xnack+", "gfx90a:sramecc+:xnack+"});
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+"}).target, "gfx90a:sramecc+:xnack+");
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+"}).target, "gfx90a:xnack+");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+"}).target,
+            "gfx90a:sramecc+:xnack+");
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+"}).target,
+            "gfx90a:xnack+");
   EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack-"}).target, "gfx90a");
 }
 
@@ -228,23 +242,28 @@ TEST(Selection, AnObjectForTheOtherModeIsRejected) {
   const TestCatalog catalog({"gfx90a:xnack+"});
   const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"});
   EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
-  EXPECT_EQ(outcome.trace,
-            "agent ISA amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\n"
-            "  gfx90a:xnack+: rejected: built for a different xnack/sramecc mode than the agent's\n");
+  EXPECT_EQ(
+      outcome.trace,
+      "agent ISA amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\n"
+      "  gfx90a:xnack+: rejected: built for a different xnack/sramecc mode than the agent's\n");
 }
 
 TEST(Selection, Gfx906WithSrameccOnGetsGfx9Generic) {
   const TestCatalog catalog = TestCatalog::FromExpansion("all", "generic");
-  const Outcome outcome =
-      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-"});
+  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-",
+                                              "amdgcn-amd-amdhsa--gfx9-generic:xnack-"});
   EXPECT_EQ(outcome.target, "gfx9-generic");
 }
 
 TEST(Selection, GenericWithTheAgentsXnackModeBeatsAny) {
   const TestCatalog catalog({"gfx9-generic", "gfx9-generic:xnack-"});
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-"}).target,
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack-",
+                                "amdgcn-amd-amdhsa--gfx9-generic:xnack-"})
+                .target,
             "gfx9-generic:xnack-");
-  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack+", "amdgcn-amd-amdhsa--gfx9-generic:xnack+"}).target,
+  EXPECT_EQ(SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx900:xnack+",
+                                "amdgcn-amd-amdhsa--gfx9-generic:xnack+"})
+                .target,
             "gfx9-generic");
 }
 
@@ -254,22 +273,26 @@ TEST(Selection, AGenericVersionOlderThanTheMembershipIsRejected) {
   testing::ElfSpec spec;
   spec.flags = FlagsOf(id) & 0x00ffffff;
   spec.abi_version = 4;
-  std::vector<CatalogInput> inputs = {{"gfx11-generic", "", 6, spec.flags, testing::BuildElf(spec)}};
+  std::vector<CatalogInput> inputs = {
+      {"gfx11-generic", "", 6, spec.flags, testing::BuildElf(spec)}};
   const std::vector<uint8_t> image = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
   const Catalog catalog = *Catalog::Parse(image);
-  const std::vector<TargetId> isas = {Parse("amdgcn-amd-amdhsa--gfx1100"), Parse("amdgcn-amd-amdhsa--gfx11-generic")};
+  const std::vector<TargetId> isas = {Parse("amdgcn-amd-amdhsa--gfx1100"),
+                                      Parse("amdgcn-amd-amdhsa--gfx11-generic")};
   const Selection selection = Select(isas, catalog);
   EXPECT_FALSE(selection.ok());
-  EXPECT_EQ(FormatTrace(selection, isas, catalog),
-            "agent ISA amdgcn-amd-amdhsa--gfx1100\n"
-            "  gfx11-generic: rejected: its generic version is older than the processor's membership\n"
-            "agent ISA amdgcn-amd-amdhsa--gfx11-generic\n"
-            "  (generic ISA: the HSA runtime can load gfx11-generic code objects)\n");
+  EXPECT_EQ(
+      FormatTrace(selection, isas, catalog),
+      "agent ISA amdgcn-amd-amdhsa--gfx1100\n"
+      "  gfx11-generic: rejected: its generic version is older than the processor's membership\n"
+      "agent ISA amdgcn-amd-amdhsa--gfx11-generic\n"
+      "  (generic ISA: the HSA runtime can load gfx11-generic code objects)\n");
 }
 
 TEST(SelectionMessages, TraceExplainsTheGenericChoice) {
   const TestCatalog catalog = TestCatalog::FromExpansion("gfx110X-all", "generic");
-  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
   EXPECT_EQ(outcome.target, "gfx11-generic");
   EXPECT_EQ(outcome.trace,
             "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
@@ -283,22 +306,28 @@ TEST(SelectionMessages, GenericOnlyOnAnOlderRocrNamesTheFix) {
   const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103"});
   EXPECT_EQ(outcome.code, ISAPACK_STATUS_ROCR_TOO_OLD);
   EXPECT_EQ(outcome.message,
-            "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code object v6), "
-            "which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; upgrade "
-            "ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with ISAPACK_CODE_OBJECT_MODE=exact");
-  EXPECT_EQ(outcome.trace,
-            "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
-            "  gfx11-generic: rejected: generic code object, but the agent's ISA list has no generic ISA "
-            "(ROCr < 6.4 cannot load generic code objects)\n");
+            "this build's code objects for gfx1103 (Radeon 780M) are generic (gfx11-generic, code "
+            "object v6), "
+            "which needs ROCr >= 6.4, but this HSA runtime lists only amdgcn-amd-amdhsa--gfx1103; "
+            "upgrade "
+            "ROCm, leave retargeting on (unset ISAPACK_RETARGET) or rebuild with "
+            "ISAPACK_CODE_OBJECT_MODE=exact");
+  EXPECT_EQ(
+      outcome.trace,
+      "agent ISA amdgcn-amd-amdhsa--gfx1103\n"
+      "  gfx11-generic: rejected: generic code object, but the agent's ISA list has no generic ISA "
+      "(ROCr < 6.4 cannot load generic code objects)\n");
 }
 
 TEST(SelectionMessages, AnUncoveredDeviceGetsTheSelectorToRebuildWith) {
   const TestCatalog catalog = TestCatalog::FromExpansion("gfx110X-dgpu", "exact");
-  const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
+  const Outcome outcome =
+      SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx1103", "amdgcn-amd-amdhsa--gfx11-generic"});
   EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
   EXPECT_EQ(outcome.message,
             "no code object in this build matches the GPU gfx1103 (Radeon 780M): the agent reports "
-            "amdgcn-amd-amdhsa--gfx1103 amdgcn-amd-amdhsa--gfx11-generic; this build carries gfx1100 gfx1101 "
+            "amdgcn-amd-amdhsa--gfx1103 amdgcn-amd-amdhsa--gfx11-generic; this build carries "
+            "gfx1100 gfx1101 "
             "gfx1102; rebuild with ISAPACK_GPU_TARGETS including gfx110X-igpu or gfx11-generic");
 }
 
@@ -315,7 +344,8 @@ TEST(SelectionMessages, AListWithoutAProcessorIsaIsExplained) {
   const Outcome outcome = SelectFor(catalog, {"amdgcn-amd-amdhsa--gfx11-generic"});
   EXPECT_EQ(outcome.code, ISAPACK_STATUS_UNSUPPORTED_DEVICE);
   EXPECT_EQ(outcome.message,
-            "the agent reports no processor ISA (only amdgcn-amd-amdhsa--gfx11-generic); isapack cannot pick "
+            "the agent reports no processor ISA (only amdgcn-amd-amdhsa--gfx11-generic); isapack "
+            "cannot pick "
             "a code object for it");
 }
 

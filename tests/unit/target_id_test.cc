@@ -88,7 +88,8 @@ TEST(TargetId, RejectsInvalidTargetIdsWithExactMessages) {
 
 TEST(IsaName, ParsesHsaIsaNamesAndBareTargetIds) {
   TargetId id;
-  ASSERT_EQ(ParseIsaName("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", &id).error, TargetIdError::kOk);
+  ASSERT_EQ(ParseIsaName("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", &id).error,
+            TargetIdError::kOk);
   EXPECT_EQ(id.ToString(), "gfx90a:sramecc+:xnack-");
   ASSERT_EQ(ParseIsaName("amdgcn-amd-amdhsa--gfx11-generic", &id).error, TargetIdError::kOk);
   EXPECT_TRUE(id.is_generic());
@@ -103,7 +104,8 @@ TEST(IsaName, RejectsOtherTriples) {
   EXPECT_EQ(DescribeTargetIdError("amdgcn-amd-amdpal--gfx1100", parse),
             "ISA name 'amdgcn-amd-amdpal--gfx1100': expected amdgcn-amd-amdhsa--<target ID>, e.g. "
             "amdgcn-amd-amdhsa--gfx1100");
-  EXPECT_EQ(ParseIsaName("gfx1100", &id, /*accept_bare=*/false).error, TargetIdError::kNotAnIsaName);
+  EXPECT_EQ(ParseIsaName("gfx1100", &id, /*accept_bare=*/false).error,
+            TargetIdError::kNotAnIsaName);
 }
 
 TEST(TargetId, FormatReportsTheLengthItNeedsAndTruncatesSafely) {

@@ -28,7 +28,8 @@ TEST(TargetTable, MachineIdsAreUnique) {
 }
 
 TEST(TargetTable, MachineIdsAvoidLlvmReservedValues) {
-  for (uint8_t reserved : {uint8_t{0x27}, uint8_t{0x4d}, uint8_t{0x56}, uint8_t{0x60}, uint8_t{0x70}}) {
+  for (uint8_t reserved :
+       {uint8_t{0x27}, uint8_t{0x4d}, uint8_t{0x56}, uint8_t{0x60}, uint8_t{0x70}}) {
     EXPECT_EQ(FindProcessorByMach(reserved), nullptr) << std::hex << int{reserved};
     EXPECT_EQ(FindGenericByMach(reserved), nullptr) << std::hex << int{reserved};
   }
@@ -55,7 +56,9 @@ TEST(TargetTable, ProcessorNameSpellsItsIsaVersion) {
 }
 
 TEST(TargetTable, ProcessorsAreInIsaVersionOrder) {
-  auto key = [](const ProcessorInfo& p) { return std::tuple(p.isa.major, p.isa.minor, p.isa.stepping); };
+  auto key = [](const ProcessorInfo& p) {
+    return std::tuple(p.isa.major, p.isa.minor, p.isa.stepping);
+  };
   auto processors = Processors();
   EXPECT_TRUE(std::is_sorted(processors.begin(), processors.end(),
                              [&](const auto& a, const auto& b) { return key(a) < key(b); }));
@@ -155,7 +158,8 @@ TEST(TargetTable, XnackAlwaysOnOnlyForGfx125x) {
 // The names a compiler list file (tests/expansion/llvm<N>.txt) holds that the
 // table knows, as a set.
 std::set<std::string> CompilerList(unsigned llvm) {
-  std::ifstream in(testing::TestPath("DATA_DIR") + "/expansion/llvm" + std::to_string(llvm) + ".txt");
+  std::ifstream in(testing::TestPath("DATA_DIR") + "/expansion/llvm" + std::to_string(llvm) +
+                   ".txt");
   std::set<std::string> names;
   std::string line;
   while (std::getline(in, line)) {

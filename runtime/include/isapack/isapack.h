@@ -46,13 +46,14 @@ typedef enum isapack_status_code_e {
   ISAPACK_STATUS_NO_DEVICE = 4,          /* no AMD GPU: no kernel driver, or no GPU agent */
   ISAPACK_STATUS_PERMISSION_DENIED = 5,  /* /dev/kfd exists but this user cannot open it */
   ISAPACK_STATUS_UNSUPPORTED_DEVICE = 6, /* no embedded code object matches the GPU */
-  ISAPACK_STATUS_ROCR_TOO_OLD = 7,       /* only a generic code object matches; ROCr lacks generic support */
-  ISAPACK_STATUS_LOAD_REJECTED = 8,      /* the HSA runtime rejected the code object */
-  ISAPACK_STATUS_DATA_CORRUPT = 9,       /* embedded data or a file fails its integrity checks */
-  ISAPACK_STATUS_HSA_ERROR = 10,         /* another HSA call failed */
-  ISAPACK_STATUS_TIMEOUT = 11,           /* a dispatch did not complete in time */
-  ISAPACK_STATUS_OUT_OF_MEMORY = 12,     /* a host or device allocation failed */
-  ISAPACK_STATUS_INTERNAL = 13,          /* a bug in libisapack */
+  ISAPACK_STATUS_ROCR_TOO_OLD =
+      7, /* only a generic code object matches; ROCr lacks generic support */
+  ISAPACK_STATUS_LOAD_REJECTED = 8,  /* the HSA runtime rejected the code object */
+  ISAPACK_STATUS_DATA_CORRUPT = 9,   /* embedded data or a file fails its integrity checks */
+  ISAPACK_STATUS_HSA_ERROR = 10,     /* another HSA call failed */
+  ISAPACK_STATUS_TIMEOUT = 11,       /* a dispatch did not complete in time */
+  ISAPACK_STATUS_OUT_OF_MEMORY = 12, /* a host or device allocation failed */
+  ISAPACK_STATUS_INTERNAL = 13,      /* a bug in libisapack */
 } isapack_status_code_t;
 
 typedef struct isapack_status_s* isapack_status_t;
@@ -185,8 +186,8 @@ ISAPACK_API isapack_status_t isapack_device_free(isapack_device_t device, void* 
 ISAPACK_API isapack_status_t isapack_device_fill(isapack_device_t device, void* dst, size_t length,
                                                  uint64_t pattern, uint32_t pattern_width);
 /* Blocking copy of length bytes; the regions must not overlap. */
-ISAPACK_API isapack_status_t isapack_device_copy(isapack_device_t device, void* dst, const void* src,
-                                                 size_t length);
+ISAPACK_API isapack_status_t isapack_device_copy(isapack_device_t device, void* dst,
+                                                 const void* src, size_t length);
 
 /* A dispatch in flight. */
 typedef struct isapack_completion_s* isapack_completion_t;
@@ -232,13 +233,13 @@ ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device,
 typedef struct isapack_agent_list_s* isapack_agent_list_t;
 
 typedef struct isapack_agent_info_s {
-  uint32_t ordinal;            /* index among GPU agents */
-  const char* agent_name;      /* e.g. "gfx1103" */
+  uint32_t ordinal;       /* index among GPU agents */
+  const char* agent_name; /* e.g. "gfx1103" */
   const char* product_name;
   const char* uuid;
-  const char* isa_names;       /* space separated, priority order */
-  const char* code_object;     /* target ID this build would load, or NULL; names the exact
-                                  target when a generic object is retargeted (see device info) */
+  const char* isa_names;                /* space separated, priority order */
+  const char* code_object;              /* target ID this build would load, or NULL; names the exact
+                                           target when a generic object is retargeted (see device info) */
   isapack_status_code_t selection_code; /* OK, UNSUPPORTED_DEVICE or ROCR_TOO_OLD */
   const char* selection_message;        /* "" when covered; else why not and what to rebuild with */
   const char* selection_trace;

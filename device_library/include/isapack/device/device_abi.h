@@ -22,18 +22,26 @@ typedef uint64_t isapack_u64x2 __attribute__((vector_size(16), aligned(16), may_
 /* Global memory, addressed without going through flat addressing (gfx6 has none). */
 #define ISAPACK_GLOBAL __attribute__((address_space(1)))
 
-static inline uint32_t isapack_workitem_id(void) { return __builtin_amdgcn_workitem_id_x(); }
-static inline uint32_t isapack_workgroup_id(void) { return __builtin_amdgcn_workgroup_id_x(); }
+static inline uint32_t isapack_workitem_id(void) {
+  return __builtin_amdgcn_workitem_id_x();
+}
+static inline uint32_t isapack_workgroup_id(void) {
+  return __builtin_amdgcn_workgroup_id_x();
+}
 static inline const __attribute__((address_space(4))) isapack_dispatch_packet_t*
 isapack_dispatch_packet(void) {
-  return (const __attribute__((address_space(4))) isapack_dispatch_packet_t*)
-      __builtin_amdgcn_dispatch_ptr();
+  return (const __attribute__((address_space(4)))
+          isapack_dispatch_packet_t*)__builtin_amdgcn_dispatch_ptr();
 }
-static inline uint32_t isapack_wavefront_size(void) { return __builtin_amdgcn_wavefrontsize(); }
+static inline uint32_t isapack_wavefront_size(void) {
+  return __builtin_amdgcn_wavefrontsize();
+}
 static inline uint32_t isapack_active_lanes(void) {
   return (uint32_t)__builtin_popcountll(__builtin_amdgcn_read_exec());
 }
-static inline uint64_t isapack_clock(void) { return __builtin_readcyclecounter(); }
+static inline uint64_t isapack_clock(void) {
+  return __builtin_readcyclecounter();
+}
 /* HW_ID (gfx6-gfx9, hwreg 4) or HW_ID1 (gfx10+, hwreg 23): wave, SIMD, CU. */
 static inline uint32_t isapack_hw_id(void) {
 #if defined(__GFX6__) || defined(__GFX7__) || defined(__GFX8__) || defined(__GFX9__)
@@ -61,17 +69,27 @@ typedef struct isapack_host_invocation_s {
 
 extern _Thread_local isapack_host_invocation_t isapack_host_invocation;
 
-static inline uint32_t isapack_workitem_id(void) { return isapack_host_invocation.workitem_id; }
-static inline uint32_t isapack_workgroup_id(void) { return isapack_host_invocation.workgroup_id; }
+static inline uint32_t isapack_workitem_id(void) {
+  return isapack_host_invocation.workitem_id;
+}
+static inline uint32_t isapack_workgroup_id(void) {
+  return isapack_host_invocation.workgroup_id;
+}
 static inline const isapack_dispatch_packet_t* isapack_dispatch_packet(void) {
   return isapack_host_invocation.packet;
 }
 static inline uint32_t isapack_wavefront_size(void) {
   return isapack_host_invocation.wavefront_size;
 }
-static inline uint32_t isapack_active_lanes(void) { return isapack_host_invocation.active_lanes; }
-static inline uint64_t isapack_clock(void) { return isapack_host_invocation.clock; }
-static inline uint32_t isapack_hw_id(void) { return isapack_host_invocation.hw_id; }
+static inline uint32_t isapack_active_lanes(void) {
+  return isapack_host_invocation.active_lanes;
+}
+static inline uint64_t isapack_clock(void) {
+  return isapack_host_invocation.clock;
+}
+static inline uint32_t isapack_hw_id(void) {
+  return isapack_host_invocation.hw_id;
+}
 
 #endif
 
@@ -80,6 +98,8 @@ static inline uint64_t isapack_global_id(void) {
   return (uint64_t)isapack_workgroup_id() * isapack_dispatch_packet()->workgroup_size_x +
          isapack_workitem_id();
 }
-static inline uint64_t isapack_grid_size(void) { return isapack_dispatch_packet()->grid_size_x; }
+static inline uint64_t isapack_grid_size(void) {
+  return isapack_dispatch_packet()->grid_size_x;
+}
 
 #endif /* ISAPACK_DEVICE_DEVICE_ABI_H_ */
