@@ -33,6 +33,9 @@ expect_equal "find_package(isapack) finds the installed package and its GPU list
   "-- isapack $VERSION covers: $(cmake -DJSON="$BUILD/isapack-targets.json" -DFORMAT=targets \
     -P "$SRC/cmake/IsapackCoveredProcessors.cmake")" \
   "$(grep '^-- isapack .* covers: ' "$WORK/consumer-cmake.log")"
+grep -q 'isapack_GPU_TARGETS is deprecated and goes away in isapack 0.2' \
+  "$WORK/consumer-cmake.log" || fail "reading the deprecated isapack_GPU_TARGETS does not warn"
+echo "ok: the deprecated isapack_GPU_TARGETS still works and warns"
 logged "$WORK/consumer-cmake-build.log" cmake --build "$dir"
 check_example "CMake consumer" "$dir/example"
 expect_equal "the CMake consumer loads the installed library" \
