@@ -105,6 +105,26 @@ uint8_t AbiFromCodeObjectVersion(unsigned code_object_version) {
              : 0;
 }
 
+uint32_t CodeObjectFlags(const TargetId& id, uint8_t generic_version) {
+  auto bits = [](FeatureSetting setting, FeatureSupport support) -> uint32_t {
+    if (support == FeatureSupport::kNone) return 0;
+    switch (setting) {
+      case FeatureSetting::kUnsupported:
+        return 0;
+      case FeatureSetting::kAny:
+        return 1;
+      case FeatureSetting::kOff:
+        return 2;
+      case FeatureSetting::kOn:
+        return 3;
+    }
+    return 0;
+  };
+  return uint32_t{id.mach()} | bits(id.xnack, id.xnack_support()) << 8 |
+         bits(id.sramecc, id.sramecc_support()) << 10 |
+         (id.is_generic() ? uint32_t{generic_version} << 24 : 0u);
+}
+
 Expected<CodeObjectHeader> ReadCodeObjectHeader(std::span<const uint8_t> image) {
   if (image.size() < kEhdrSize) {
     return Corrupt("file is " + std::to_string(image.size()) +

@@ -43,6 +43,12 @@ uint8_t AbiFromCodeObjectVersion(unsigned code_object_version);
 // file of at least a full header. Does not allocate on success.
 Expected<CodeObjectHeader> ReadCodeObjectHeader(std::span<const uint8_t> image);
 
+// The e_flags a code object (v4 and later) for `id` carries, the one
+// encoder: the machine, then xnack (bits 8-9) and sramecc (bits 10-11) as
+// 1 any / 2 off / 3 on (0 where the processor has no such feature) and, for
+// a generic target, `generic_version` in bits 24-31.
+uint32_t CodeObjectFlags(const TargetId& id, uint8_t generic_version = 1);
+
 // The target ID the header describes (processor or generic, with the feature
 // settings the flags record); fails when the machine ID is unknown.
 Expected<TargetId> TargetIdOfHeader(const CodeObjectHeader& header);

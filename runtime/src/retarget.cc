@@ -25,20 +25,6 @@ Error Refuse(const GenericMember& member, const std::string& what) {
                                                     what);
 }
 
-uint32_t FeatureBits(FeatureSetting setting) {
-  switch (setting) {
-    case FeatureSetting::kUnsupported:
-      return 0;
-    case FeatureSetting::kAny:
-      return 1;
-    case FeatureSetting::kOff:
-      return 2;
-    case FeatureSetting::kOn:
-      return 3;
-  }
-  return 0;
-}
-
 // The setting a member processor gets for one feature (see retargeted()).
 FeatureSetting MemberSetting(FeatureSetting generic_setting, FeatureSupport generic_support) {
   return generic_support == FeatureSupport::kNone ? FeatureSetting::kAny : generic_setting;
@@ -309,12 +295,7 @@ std::optional<GenericMember> GenericMember::Of(const TargetId& generic,
 }
 
 uint32_t RetargetedFlags(const GenericMember& member) {
-  const TargetId& target = member.retargeted();
-  auto bits = [](FeatureSetting setting, FeatureSupport support) {
-    return support == FeatureSupport::kNone ? 0u : FeatureBits(setting);
-  };
-  return uint32_t{target.processor->mach} | bits(target.xnack, target.processor->xnack) << 8 |
-         bits(target.sramecc, target.processor->sramecc) << 10;
+  return CodeObjectFlags(member.retargeted());
 }
 
 Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "catalog_writer.h"
+#include "code_object.h"
 #include "expansion.h"
 #include "support/elf_builder.h"
 #include "target_id.h"
@@ -35,14 +36,9 @@ int main(int argc, char** argv) {
   for (const isapack::ExpandedObject& object : expansion->objects) {
     isapack::TargetId id;
     isapack::ParseTargetId(object.target_id, &id);
-    auto bits = [](isapack::FeatureSetting s, isapack::FeatureSupport support) -> uint32_t {
-      if (support != isapack::FeatureSupport::kSupported) return 0;
-      return s == isapack::FeatureSetting::kOn ? 3 : s == isapack::FeatureSetting::kOff ? 2 : 1;
-    };
     isapack::testing::ElfSpec spec;
     spec.abi_version = static_cast<uint8_t>(object.code_object_version - 2);
-    spec.flags = id.mach() | bits(id.xnack, id.xnack_support()) << 8 |
-                 bits(id.sramecc, id.sramecc_support()) << 10 | (id.is_generic() ? 1u << 24 : 0u);
+    spec.flags = isapack::CodeObjectFlags(id);
     spec.symbols = isapack::testing::AllKernelDescriptors();
     std::string covers;
     for (const std::string& c : object.covers) covers += (covers.empty() ? "" : " ") + c;

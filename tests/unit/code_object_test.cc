@@ -40,6 +40,17 @@ std::vector<std::string> Validate(const ElfSpec& spec, std::string_view target, 
   return ValidateCodeObject(BuildElf(spec), {Target(target), version});
 }
 
+TEST(CodeObjectFlags, EncodeMachineFeaturesAndGenericVersionAsLlvmDoes) {
+  EXPECT_EQ(CodeObjectFlags(Target("gfx1100")), 0x41u);  // no feature settings
+  EXPECT_EQ(CodeObjectFlags(Target("gfx90a")), 0x53fu);  // xnack any, sramecc any
+  EXPECT_EQ(CodeObjectFlags(Target("gfx90a:xnack+")), 0x73fu);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx90a:sramecc-:xnack-")), 0xa3fu);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx942:sramecc+:xnack+")), 0xf4cu);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx9-generic:xnack-")), 0x01000251u);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx11-generic")), 0x01000054u);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx11-generic"), 2), 0x02000054u);
+}
+
 TEST(CodeObjectValidator, AcceptsAGenericObject) {
   EXPECT_EQ(Validate(Gfx11Generic(), "gfx11-generic", 6), std::vector<std::string>{});
 }

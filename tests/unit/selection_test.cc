@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog_writer.h"
+#include "code_object.h"
 #include "expansion.h"
 #include "support/elf_builder.h"
 
@@ -18,17 +19,6 @@
 
 namespace isapack {
 namespace {
-
-// e_flags a code object for `id` carries: mach, xnack/sramecc (v4+ encoding)
-// and generic version 1 for generics.
-uint32_t FlagsOf(const TargetId& id) {
-  auto bits = [](FeatureSetting setting, FeatureSupport support) -> uint32_t {
-    if (support != FeatureSupport::kSupported) return 0;
-    return setting == FeatureSetting::kOn ? 3 : setting == FeatureSetting::kOff ? 2 : 1;
-  };
-  return id.mach() | bits(id.xnack, id.xnack_support()) << 8 |
-         bits(id.sramecc, id.sramecc_support()) << 10 | (id.is_generic() ? 1u << 24 : 0u);
-}
 
 TargetId Parse(const std::string& text) {
   TargetId id;
@@ -44,7 +34,7 @@ class TestCatalog {
     for (const std::string& target : targets) {
       const TargetId id = Parse(target);
       testing::ElfSpec spec;
-      spec.flags = FlagsOf(id);
+      spec.flags = CodeObjectFlags(id);
       spec.abi_version = id.is_generic() ? 4 : 3;
       inputs.push_back(
           {target, "", id.is_generic() ? 6u : 5u, spec.flags, testing::BuildElf(spec)});
@@ -271,7 +261,7 @@ TEST(Selection, AGenericVersionOlderThanTheMembershipIsRejected) {
   // A v6 object whose generic version field is 0 claims no family membership.
   TargetId id = Parse("gfx11-generic");
   testing::ElfSpec spec;
-  spec.flags = FlagsOf(id) & 0x00ffffff;
+  spec.flags = CodeObjectFlags(id) & 0x00ffffff;
   spec.abi_version = 4;
   std::vector<CatalogInput> inputs = {
       {"gfx11-generic", "", 6, spec.flags, testing::BuildElf(spec)}};
