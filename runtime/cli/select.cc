@@ -103,11 +103,9 @@ int RunSelect(const SelectOptions& options) {
   if (!options.as_listed) {
     const std::vector<TargetId> given = isas;
     for (const TargetId& isa : given) {
-      if (isa.processor == nullptr || GenericOf(*isa.processor) == nullptr) continue;
-      TargetId generic;
-      generic.generic = GenericOf(*isa.processor);
-      if (generic.generic->xnack == FeatureSupport::kSupported) generic.xnack = isa.xnack;
-      if (generic.generic->sramecc == FeatureSupport::kSupported) generic.sramecc = isa.sramecc;
+      const std::optional<TargetId> listed = GenericIsaOf(isa);
+      if (!listed) continue;
+      const TargetId& generic = *listed;
       bool present = false;
       for (const TargetId& existing : isas)
         present = present || existing.generic == generic.generic;

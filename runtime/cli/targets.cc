@@ -19,13 +19,8 @@ std::vector<std::string> ModernIsaList(const ProcessorInfo& p) {
   if (p.sramecc == FeatureSupport::kSupported) id.sramecc = FeatureSetting::kOff;
   if (p.xnack == FeatureSupport::kSupported) id.xnack = FeatureSetting::kOff;
   std::vector<std::string> isas = {id.ToIsaName()};
-  if (const GenericInfo* g = GenericOf(p)) {
-    TargetId generic;
-    generic.generic = g;
-    if (g->xnack == FeatureSupport::kSupported) generic.xnack = id.xnack;
-    if (g->sramecc == FeatureSupport::kSupported) generic.sramecc = id.sramecc;
-    isas.push_back(generic.ToIsaName());
-  }
+  if (const std::optional<TargetId> generic = GenericIsaOf(id))
+    isas.push_back(generic->ToIsaName());
   return isas;
 }
 

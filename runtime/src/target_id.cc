@@ -56,6 +56,17 @@ std::string TargetId::ToString() const {
   return text;
 }
 
+std::optional<TargetId> GenericIsaOf(const TargetId& agent_isa) {
+  if (agent_isa.processor == nullptr) return std::nullopt;
+  const GenericInfo* generic = GenericOf(*agent_isa.processor);
+  if (generic == nullptr) return std::nullopt;
+  TargetId id;
+  id.generic = generic;
+  if (generic->xnack == FeatureSupport::kSupported) id.xnack = agent_isa.xnack;
+  if (generic->sramecc == FeatureSupport::kSupported) id.sramecc = agent_isa.sramecc;
+  return id;
+}
+
 std::string TargetId::ToIsaName() const {
   return std::string(kIsaNamePrefix) + ToString();
 }

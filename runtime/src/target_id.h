@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -71,6 +72,16 @@ TargetIdParse ParseTargetId(std::string_view text, TargetId* out);
 
 // Parses an HSA ISA name, or (accept_bare) a bare target ID. Does not allocate.
 TargetIdParse ParseIsaName(std::string_view text, TargetId* out, bool accept_bare = true);
+
+// The first ROCr release (major * 100 + minor) that loads generic code
+// objects and lists generic ISAs: 6.4.
+inline constexpr unsigned kFirstRocrWithGenericIsas = 604;
+
+// The generic ISA such a ROCr lists after an agent's own ISA: the
+// processor's generic target, with the agent's feature settings where the
+// generic has the feature. Nothing for a processor without a generic, or
+// when `agent_isa` is itself generic.
+std::optional<TargetId> GenericIsaOf(const TargetId& agent_isa);
 
 // A message for a failed parse, naming the problem and what is valid.
 std::string DescribeTargetIdError(std::string_view input, const TargetIdParse& parse);

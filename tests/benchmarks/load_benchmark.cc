@@ -56,14 +56,8 @@ Agent MakeAgent(const isapack::ProcessorInfo& processor) {
   if (processor.xnack == isapack::FeatureSupport::kSupported)
     exact.xnack = isapack::FeatureSetting::kOff;
   agent.isas.push_back(exact);
-  if (const isapack::GenericInfo* generic = isapack::GenericOf(processor)) {
-    TargetId family = exact;
-    family.generic = generic;
-    if (generic->sramecc != isapack::FeatureSupport::kSupported)
-      family.sramecc = isapack::FeatureSetting::kAny;
-    if (generic->xnack != isapack::FeatureSupport::kSupported)
-      family.xnack = isapack::FeatureSetting::kAny;
-    agent.isas.push_back(family);
+  if (const std::optional<TargetId> generic = isapack::GenericIsaOf(exact)) {
+    agent.isas.push_back(*generic);
   }
   return agent;
 }

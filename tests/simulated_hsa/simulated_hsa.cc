@@ -168,7 +168,7 @@ bool Configure(Config* config) {
   // ROCr reads code object v5 from 5.0 and v6 from 6.2; generic code objects
   // load from 6.4, which also lists each agent's generic ISA.
   config->max_code_object_version = version >= 602 ? 6 : version >= 500 ? 5 : 4;
-  config->generic_support = version >= 604;
+  config->generic_support = version >= isapack::kFirstRocrWithGenericIsas;
   config->knows_gfx94x_and_gfx11 = version >= 503;
   if (const char* faults = std::getenv("ISAPACK_SIMULATED_HSA_FAULTS")) {
     for (const std::string& fault : Split(faults, ',')) config->faults.insert(fault);
@@ -224,14 +224,8 @@ bool BuildAgents(Runtime& r) {
     gpu->wavefront = p.isa.major >= 10 ? 32 : 64;
     gpu->isas.push_back(std::make_unique<SimIsa>(SimIsa{gpu->target.ToIsaName()}));
     if (r.config.generic_support) {
-      if (const isapack::GenericInfo* generic = isapack::GenericOf(p)) {
-        TargetId generic_id;
-        generic_id.generic = generic;
-        if (generic->sramecc == isapack::FeatureSupport::kSupported)
-          generic_id.sramecc = gpu->target.sramecc;
-        if (generic->xnack == isapack::FeatureSupport::kSupported)
-          generic_id.xnack = gpu->target.xnack;
-        gpu->isas.push_back(std::make_unique<SimIsa>(SimIsa{generic_id.ToIsaName()}));
+      if (const std::optional<TargetId> generic = isapack::GenericIsaOf(gpu->target)) {
+        gpu->isas.push_back(std::make_unique<SimIsa>(SimIsa{generic->ToIsaName()}));
       }
     }
     gpu->pools.push_back(

@@ -94,13 +94,8 @@ std::vector<std::string> AgentIsas(const ProcessorInfo& processor, bool generic)
   if (processor.sramecc == FeatureSupport::kSupported) id.sramecc = FeatureSetting::kOff;
   if (processor.xnack == FeatureSupport::kSupported) id.xnack = FeatureSetting::kOff;
   std::vector<std::string> isas = {id.ToIsaName()};
-  if (generic && GenericOf(processor) != nullptr) {
-    TargetId g;
-    g.generic = GenericOf(processor);
-    if (g.generic->sramecc == FeatureSupport::kSupported) g.sramecc = id.sramecc;
-    if (g.generic->xnack == FeatureSupport::kSupported) g.xnack = id.xnack;
-    isas.push_back(g.ToIsaName());
-  }
+  if (const std::optional<TargetId> g = GenericIsaOf(id); generic && g)
+    isas.push_back(g->ToIsaName());
   return isas;
 }
 
