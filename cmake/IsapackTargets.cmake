@@ -119,11 +119,30 @@ function(isapack_targets_load path)
     endforeach()
     _isapack_json_get(_mach "${_entry}" mach)
     math(EXPR ISAPACK_DB_${_n}_MACH "${_mach}")
-    _isapack_json_string_list(ISAPACK_DB_${_n}_MEMBERS "${_entry}" members)
+    # Members: the processors that name this generic (in processor order);
+    # the data file writes the membership once, on the processor.
+    string(JSON _listed ERROR_VARIABLE _no_members GET "${_entry}" members)
+    if(NOT _no_members)
+      message(FATAL_ERROR "${_path}: generic '${_n}' lists members; membership is written once, "
+        "as the 'generic' field of each member processor")
+    endif()
+    set(ISAPACK_DB_${_n}_MEMBERS)
+    foreach(_p IN LISTS _processor_names)
+      if(ISAPACK_DB_${_p}_GENERIC STREQUAL _n)
+        list(APPEND ISAPACK_DB_${_n}_MEMBERS "${_p}")
+      endif()
+    endforeach()
     list(APPEND _exports
       ISAPACK_DB_${_n}_KIND ISAPACK_DB_${_n}_INDEX ISAPACK_DB_${_n}_MACH
       ISAPACK_DB_${_n}_XNACK ISAPACK_DB_${_n}_SRAMECC ISAPACK_DB_${_n}_LLVM
       ISAPACK_DB_${_n}_MEMBERS)
+  endforeach()
+
+  foreach(_p IN LISTS _processor_names)
+    if(NOT ISAPACK_DB_${_p}_GENERIC STREQUAL "" AND NOT ISAPACK_DB_${_p}_GENERIC IN_LIST _generic_names)
+      message(FATAL_ERROR "${_path}: processor '${_p}' names generic '${ISAPACK_DB_${_p}_GENERIC}', "
+        "which is not in 'generics'")
+    endif()
   endforeach()
 
   # TheRock families and bundles; `all` is computed from its ISA rule.
