@@ -1,15 +1,19 @@
 # Runs one fuzzer for a bounded number of inputs from its seeds, with a fixed
 # seed so a run is repeatable, and prints how many it ran.
-#   cmake -DFUZZER=<exe> -DSCRATCH=<dir> -DSEEDS=<dir>[;<dir>...] -DRUNS=<n> [-DSECONDS=<s>] -P run_fuzzer.cmake
+#   cmake -DFUZZER=<exe> -DSCRATCH=<dir> -DSEEDS=<dir>[;<dir>...] -DRUNS=<n> [-DSECONDS=<s>]
+#         [-DMAX_LEN=<bytes>, default 65536] -P run_fuzzer.cmake
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
 set(_limits "-runs=${RUNS}")
+if(NOT MAX_LEN)
+  set(MAX_LEN 65536)
+endif()
 if(SECONDS)
   set(_limits "-max_total_time=${SECONDS}")
 endif()
 execute_process(
-  COMMAND "${FUZZER}" ${_limits} -seed=1 -max_len=65536 -rss_limit_mb=2048 -timeout=10
+  COMMAND "${FUZZER}" ${_limits} -seed=1 -max_len=${MAX_LEN} -rss_limit_mb=2048 -timeout=10
     -print_final_stats=1 "${SCRATCH}" ${SEEDS}
   RESULT_VARIABLE _result
   OUTPUT_VARIABLE _out
