@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 
 #include "target_id.h"
 #include "target_table.h"
@@ -301,10 +302,13 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
   };
   std::vector<std::string> selectors;
   std::vector<Request> requests;
+  // A selector given twice asks for nothing more (and says its problem once).
+  std::unordered_set<std::string> seen;
   for (const std::string& raw : options.selectors) {
     const std::string selector = Trim(raw);
     if (selector.empty()) continue;
     selectors.push_back(selector);
+    if (!seen.insert(selector).second) continue;
     auto parsed = ParseSelector(selector);
     if (!parsed) {
       unknown = unknown || parsed.error().code == ISAPACK_STATUS_NOT_FOUND;

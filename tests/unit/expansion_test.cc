@@ -125,7 +125,7 @@ void RunCases(const std::string& file, size_t expected_count) {
 }
 
 TEST(Expansion, HandWrittenCasesExpandToExactlyTheExpectedObjectsAndMessages) {
-  RunCases("cases.txt", 47);
+  RunCases("cases.txt", 48);
 }
 
 TEST(Expansion, EveryGroupInBothModesForLlvm19And20And23ExpandsAsRecorded) {
