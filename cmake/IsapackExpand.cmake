@@ -1,6 +1,6 @@
 # Selector expansion, glue only: the rules, messages, summary and record live
-# in C++ (runtime/src/expansion.cc, expansion_record.cc). Configure compiles
-# the small host program runtime/tools/expand_gpu_targets.cc once per build
+# in C++ (core/src/expansion.cc, expansion_record.cc). Configure compiles
+# the small host program tools/build/expand_gpu_targets.cc once per build
 # tree (again only when its sources change) and runs it; this file passes it
 # the inputs and reads its JSON record into CMake variables.
 #
@@ -33,12 +33,12 @@ function(_isapack_expand_tool out)
     message(FATAL_ERROR "isapack: cannot generate ${_table} from targets/amdgpu-targets.json (see above)")
   endif()
   set(_sources
-    "${_src}/runtime/tools/expand_gpu_targets.cc"
-    "${_src}/runtime/src/expansion.cc"
-    "${_src}/runtime/src/expansion_record.cc"
-    "${_src}/runtime/src/target_id.cc"
-    "${_src}/runtime/src/target_table.cc")
-  file(GLOB _headers "${_src}/runtime/src/*.h" "${_src}/runtime/include/isapack/*.h")
+    "${_src}/tools/build/expand_gpu_targets.cc"
+    "${_src}/core/src/expansion.cc"
+    "${_src}/core/src/expansion_record.cc"
+    "${_src}/core/src/target_id.cc"
+    "${_src}/core/src/target_table.cc")
+  file(GLOB _headers "${_src}/core/src/*.h" "${_src}/core/include/isapack/*.h")
   # The stamp: compiler and the content of everything compiled in.
   set(_stamp_text "${CMAKE_CXX_COMPILER}")
   foreach(_file IN LISTS _sources _headers _table)
@@ -66,7 +66,7 @@ function(_isapack_expand_tool out)
       get_filename_component(_stem "${_source}" NAME_WE)
       list(APPEND _objects "${_dir}/${_stem}.o")
       list(APPEND _compiles COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -O0 -w
-        "-I${_src}/runtime/src" "-I${_src}/runtime/include" "-I${_dir}/generated"
+        "-I${_src}/core/src" "-I${_src}/core/include" "-I${_dir}/generated"
         -c "${_source}" -o "${_dir}/${_stem}.o")
     endforeach()
     execute_process(${_compiles}
@@ -91,7 +91,7 @@ function(_isapack_expand_tool out)
       file(REMOVE "${_tool}.tmp")
       message(FATAL_ERROR
         "isapack: the C++ compiler ${CMAKE_CXX_COMPILER} could not build the selector expansion program "
-        "(runtime/tools/expand_gpu_targets.cc), which configure runs:\n${_output}\n"
+        "(tools/build/expand_gpu_targets.cc), which configure runs:\n${_output}\n"
         "Install a C++20 compiler for this machine (Debian: g++), or set ISAPACK_EXPAND_TOOL to a built one.")
     endif()
     file(RENAME "${_tool}.tmp" "${_tool}")

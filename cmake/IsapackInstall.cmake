@@ -45,6 +45,7 @@ install(TARGETS isapack
 
 # --- dev -----------------------------------------------------------------------
 install(FILES "${PROJECT_SOURCE_DIR}/runtime/include/isapack/isapack.h"
+  "${PROJECT_SOURCE_DIR}/core/include/isapack/status_code.h"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/isapack" COMPONENT dev)
 install(FILES "${PROJECT_BINARY_DIR}/isapack-targets.json"
   DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack" COMPONENT dev)
@@ -94,8 +95,8 @@ install(TARGETS isapack_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPON
 add_custom_command(
   OUTPUT "${PROJECT_BINARY_DIR}/man/isapack.1.gz"
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${PROJECT_BINARY_DIR}/man"
-  COMMAND gzip -9n -c "${PROJECT_SOURCE_DIR}/runtime/cli/isapack.1" > "${PROJECT_BINARY_DIR}/man/isapack.1.gz"
-  DEPENDS "${PROJECT_SOURCE_DIR}/runtime/cli/isapack.1"
+  COMMAND gzip -9n -c "${PROJECT_SOURCE_DIR}/tools/cli/isapack.1" > "${PROJECT_BINARY_DIR}/man/isapack.1.gz"
+  DEPENDS "${PROJECT_SOURCE_DIR}/tools/cli/isapack.1"
   COMMENT "Compressing the man page")
 add_custom_target(isapack_man_page ALL DEPENDS "${PROJECT_BINARY_DIR}/man/isapack.1.gz")
 install(FILES "${PROJECT_BINARY_DIR}/man/isapack.1.gz"

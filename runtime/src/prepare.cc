@@ -1,9 +1,11 @@
 #include "prepare.h"
 
+#include <iterator>
 #include <string>
 #include <utility>
 
 #include "code_object.h"
+#include "isapack/device/kernels.h"
 #include "retarget.h"
 #include "target_table.h"
 
@@ -22,8 +24,10 @@ Expected<PreparedCodeObject> Retarget(PreparedCodeObject prepared, const TargetI
   }
   auto rewritten = RetargetToMember(prepared.image, *member);
   if (!rewritten) return rewritten.take_error();
-  const std::vector<std::string> problems =
-      ValidateCodeObject(*rewritten, {member->retargeted(), kRetargetCodeObjectVersion});
+  const std::vector<std::string> problems = ValidateCodeObject(
+      *rewritten, {member->retargeted(), kRetargetCodeObjectVersion,
+                   std::vector<std::string>(std::begin(isapack_kernel_descriptor_names),
+                                            std::end(isapack_kernel_descriptor_names))});
   if (!problems.empty()) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "the code object retargeted from " +
                                                       generic.ToString() + " to " +

@@ -1,6 +1,6 @@
 // For every generic code object of this build and every member processor
 // the build covers with it: the generic object retargeted by libisapack's
-// rewriter (runtime/src/retarget.cc) against the same kernels compiled by
+// rewriter (core/src/retarget.cc) against the same kernels compiled by
 // the build's own rule for that processor as code object v5. Structure must
 // be identical except the fields docs/retargeting.md documents:
 //   - layout: file offsets and addresses (the rewrite keeps the generic's
@@ -27,6 +27,7 @@
 #include "bounded_read.h"
 #include "code_object.h"
 #include "retarget.h"
+#include "support/elf_builder.h"
 #include "support/test_paths.h"
 
 namespace isapack {
@@ -128,7 +129,8 @@ Finding Compare(const Pair& pair) {
   EXPECT_TRUE(rewritten) << rewritten.error().message;
   if (!rewritten) return finding;
   const std::vector<uint8_t>& out = *rewritten;
-  EXPECT_EQ(ValidateCodeObject(out, {member->retargeted(), 5}), std::vector<std::string>{});
+  EXPECT_EQ(ValidateCodeObject(out, {member->retargeted(), 5, testing::AllKernelDescriptors()}),
+            std::vector<std::string>{});
 
   // ELF header: e_ident, type, machine, version, entry, table geometry; e_flags
   // exactly equal.

@@ -5,6 +5,7 @@
 
 #include "code_object.h"
 #include "metadata.h"
+#include "support/elf_builder.h"
 #include "target_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (auto target = isapack::TargetIdOfHeader(*header)) {
       expected.target = *target;
       expected.code_object_version = header->code_object_version;
+      expected.kernel_descriptors = isapack::testing::AllKernelDescriptors();
       (void)isapack::ValidateCodeObject(image, expected);
     }
   }

@@ -1,4 +1,4 @@
-// libFuzzer target: selector expansion in C++ (runtime/src/expansion.cc).
+// libFuzzer target: selector expansion in C++ (core/src/expansion.cc).
 // Input: first byte picks mode, code object version, LLVM release and
 // strictness; the rest is a ';'-separated selector list. Any input expands
 // or fails with a message; a success covers exactly the targets its code

@@ -1,4 +1,4 @@
-// libFuzzer target: the generic-to-exact rewriter (runtime/src/retarget.cc)
+// libFuzzer target: the generic-to-exact rewriter (core/src/retarget.cc)
 // on untrusted bytes, for every member of the generic the header names. Each
 // input also runs with its header patched to look like gfx10-3-generic, so
 // the note and MessagePack paths see mutated bytes too. Whatever the
@@ -15,6 +15,7 @@
 
 #include "code_object.h"
 #include "retarget.h"
+#include "support/elf_builder.h"
 #include "target_table.h"
 
 namespace {
@@ -24,14 +25,15 @@ void RetargetToEveryMember(std::span<const uint8_t> image) {
   if (!header) return;
   auto target = isapack::TargetIdOfHeader(*header);
   if (!target || !target->is_generic()) return;
-  const std::vector<std::string> input_problems = isapack::ValidateCodeObject(image, {*target, 6});
+  const std::vector<std::string> input_problems =
+      isapack::ValidateCodeObject(image, {*target, 6, isapack::testing::AllKernelDescriptors()});
   for (uint16_t index : target->generic->members) {
     auto member = isapack::GenericMember::Of(*target, isapack::Processors()[index]);
     if (!member) std::abort();  // every listed member is in the family
     auto out = isapack::RetargetToMember(image, *member);
     if (!out) continue;
-    for (const std::string& problem :
-         isapack::ValidateCodeObject(*out, {member->retargeted(), 5})) {
+    for (const std::string& problem : isapack::ValidateCodeObject(
+             *out, {member->retargeted(), 5, isapack::testing::AllKernelDescriptors()})) {
       // A problem the input already had (a damaged symbol table, a missing
       // kernel descriptor) is the input's, not the rewriter's.
       const bool inherited =

@@ -37,7 +37,7 @@ ElfSpec Gfx11Generic() {
 }
 
 std::vector<std::string> Validate(const ElfSpec& spec, std::string_view target, unsigned version) {
-  return ValidateCodeObject(BuildElf(spec), {Target(target), version});
+  return ValidateCodeObject(BuildElf(spec), {Target(target), version, AllKernelDescriptors()});
 }
 
 TEST(CodeObjectFlags, EncodeMachineFeaturesAndGenericVersionAsLlvmDoes) {
@@ -165,7 +165,7 @@ TEST(CodeObjectValidator, RequiresEveryKernelDescriptor) {
 
 TEST(CodeObjectValidator, RejectsWhatIsNotAnElf64File) {
   const std::vector<uint8_t> text(100, 'x');
-  EXPECT_EQ(ValidateCodeObject(text, {Target("gfx1100"), 5}),
+  EXPECT_EQ(ValidateCodeObject(text, {Target("gfx1100"), 5, {}}),
             std::vector<std::string>{"not an ELF file"});
   ElfSpec spec = Gfx11Generic();
   spec.elf_class = 1;
@@ -176,7 +176,7 @@ TEST(CodeObjectValidator, RejectsWhatIsNotAnElf64File) {
   EXPECT_EQ(Validate(spec, "gfx11-generic", 6),
             std::vector<std::string>{"not a little-endian ELF file"});
   const std::vector<uint8_t> short_file = {0x7f, 'E', 'L', 'F'};
-  EXPECT_EQ(ValidateCodeObject(short_file, {Target("gfx1100"), 5}),
+  EXPECT_EQ(ValidateCodeObject(short_file, {Target("gfx1100"), 5, {}}),
             std::vector<std::string>{"file is 4 bytes, shorter than an ELF64 header (64 bytes)"});
 }
 
@@ -264,9 +264,10 @@ TEST(BuildTreeCodeObjects, EachValidatesAgainstItsTargetAndHoldsTheKernelMetadat
     const std::vector<uint8_t> image =
         ReadFile(build + "/device_library/" + object.at("file").get<std::string>());
     ASSERT_FALSE(image.empty()) << target;
-    EXPECT_EQ(ValidateCodeObject(
-                  image, {Target(target), object.at("code_object_version").get<unsigned>()}),
-              std::vector<std::string>{})
+    EXPECT_EQ(
+        ValidateCodeObject(image, {Target(target), object.at("code_object_version").get<unsigned>(),
+                                   AllKernelDescriptors()}),
+        std::vector<std::string>{})
         << target;
     auto note = FindMetadataNote(image);
     ASSERT_TRUE(note) << target;

@@ -1,4 +1,4 @@
-// The expansion engine (runtime/src/expansion.cc, the only one: configure
+// The expansion engine (core/src/expansion.cc, the only one: configure
 // runs it too) against the case files in tests/expansion: exact results and
 // messages for every hand-written case and every family and bundle.
 //

@@ -15,6 +15,7 @@
 
 #include "bounded_read.h"
 #include "code_object.h"
+#include "support/elf_builder.h"
 #include "support/test_paths.h"
 
 namespace isapack {
@@ -85,7 +86,8 @@ TEST(Retarget, EveryMemberOfEveryBuiltGenericObjectValidatesAsItsExactTargetV5) 
       const GenericMember member = Member(object.target, processor.name);
       auto out = RetargetToMember(object.image, member);
       ASSERT_TRUE(out) << out.error().message;
-      EXPECT_EQ(ValidateCodeObject(*out, {member.retargeted(), 5}), std::vector<std::string>{})
+      EXPECT_EQ(ValidateCodeObject(*out, {member.retargeted(), 5, testing::AllKernelDescriptors()}),
+                std::vector<std::string>{})
           << processor.name;
       ++pairs;
     }

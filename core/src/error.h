@@ -1,14 +1,14 @@
-// Errors inside libisapack's C++ core: a status code from the public API and
+// Errors inside isapack's C++ code: a status code of the public C API and
 // a message that names the problem and the fix. Expected<T> carries a value
 // or an Error (C++20 has no std::expected).
-#ifndef ISAPACK_RUNTIME_ERROR_H_
-#define ISAPACK_RUNTIME_ERROR_H_
+#ifndef ISAPACK_CORE_ERROR_H_
+#define ISAPACK_CORE_ERROR_H_
 
 #include <string>
 #include <utility>
 #include <variant>
 
-#include "isapack/isapack.h"
+#include "isapack/status_code.h"
 
 namespace isapack {
 
@@ -60,4 +60,4 @@ class [[nodiscard]] Status {
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_ERROR_H_
+#endif  // ISAPACK_CORE_ERROR_H_

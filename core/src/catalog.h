@@ -2,8 +2,8 @@
 // in libisapack, or one found in a file by `isapack inspect`. Parsing checks
 // every offset and size and the table of contents' hash before anything is
 // trusted; entries are decoded on access without allocating.
-#ifndef ISAPACK_RUNTIME_CATALOG_H_
-#define ISAPACK_RUNTIME_CATALOG_H_
+#ifndef ISAPACK_CORE_CATALOG_H_
+#define ISAPACK_CORE_CATALOG_H_
 
 #include <cstdint>
 #include <memory>
@@ -73,4 +73,4 @@ uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_CATALOG_H_
+#endif  // ISAPACK_CORE_CATALOG_H_

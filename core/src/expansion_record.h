@@ -2,8 +2,8 @@
 // prints and the machine-readable record it writes (<build>/isapack-targets.json,
 // also embedded in the catalog). Both come from here only; CMake prints the
 // lines and reads the record (cmake/IsapackGpuTargets.cmake).
-#ifndef ISAPACK_RUNTIME_EXPANSION_RECORD_H_
-#define ISAPACK_RUNTIME_EXPANSION_RECORD_H_
+#ifndef ISAPACK_CORE_EXPANSION_RECORD_H_
+#define ISAPACK_CORE_EXPANSION_RECORD_H_
 
 #include <string>
 #include <vector>
@@ -43,4 +43,4 @@ std::vector<std::string> ExpansionSummary(const ExpansionContext& context,
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_EXPANSION_RECORD_H_
+#endif  // ISAPACK_CORE_EXPANSION_RECORD_H_

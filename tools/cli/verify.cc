@@ -2,9 +2,13 @@
 // embedded in the installed libisapack.
 #include <cstdio>
 #include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "cli.h"
 #include "code_object.h"
+#include "isapack/device/kernels.h"
 #include "target_id.h"
 
 namespace isapack::cli {
@@ -52,6 +56,8 @@ int RunVerify(const VerifyOptions& options) {
       } else {
         CodeObjectExpectation expected;
         expected.code_object_version = info.code_object_version;
+        expected.kernel_descriptors = std::vector<std::string>(
+            std::begin(isapack_kernel_descriptor_names), std::end(isapack_kernel_descriptor_names));
         const TargetIdParse parse = ParseTargetId(info.target_id, &expected.target);
         if (parse.error != TargetIdError::kOk) {
           problems.push_back(DescribeTargetIdError(info.target_id, parse));

@@ -2,8 +2,8 @@
 // bounds-checked against the image; nothing is assumed about alignment. Used
 // by the build-time validator, the runtime (before HSA sees a byte), the
 // simulated HSA runtime and `isapack inspect`.
-#ifndef ISAPACK_RUNTIME_CODE_OBJECT_H_
-#define ISAPACK_RUNTIME_CODE_OBJECT_H_
+#ifndef ISAPACK_CORE_CODE_OBJECT_H_
+#define ISAPACK_CORE_CODE_OBJECT_H_
 
 #include <cstdint>
 #include <span>
@@ -102,21 +102,23 @@ Expected<std::vector<ElfSection>> ReadElfSections(std::span<const uint8_t> image
 // objects embedded in larger files.
 Expected<size_t> ElfImageSize(std::span<const uint8_t> image);
 
-// What the build asked for: the code object's target ID and version.
+// What the build asked for: the code object's target ID and version, and the
+// kernel descriptor symbols ("<kernel>.kd") its device library defines.
 struct CodeObjectExpectation {
   TargetId target;
   unsigned code_object_version = 0;
+  std::vector<std::string> kernel_descriptors;
 };
 
 // Checks a built code object against what the build asked for: EM_AMDGPU,
 // OS/ABI HSA, the ABI version, ET_DYN, the machine ID from the target table,
 // a generic version exactly for generic objects, the xnack/sramecc fields
-// ("any" unless the target ID names a mode) and every kernel descriptor of
-// device_library/include/isapack/device/kernels.def. Returns one message per
+// ("any" unless the target ID names a mode) and every expected kernel
+// descriptor. Returns one message per
 // mismatch; empty when the object is as expected.
 std::vector<std::string> ValidateCodeObject(std::span<const uint8_t> image,
                                             const CodeObjectExpectation& expected);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_CODE_OBJECT_H_
+#endif  // ISAPACK_CORE_CODE_OBJECT_H_

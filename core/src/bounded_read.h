@@ -1,8 +1,8 @@
 // Reads of little-endian integers from untrusted bytes, and the bounds check
 // every reader applies first. Load does no checking itself: callers test
 // InBounds before they load.
-#ifndef ISAPACK_RUNTIME_BOUNDED_READ_H_
-#define ISAPACK_RUNTIME_BOUNDED_READ_H_
+#ifndef ISAPACK_CORE_BOUNDED_READ_H_
+#define ISAPACK_CORE_BOUNDED_READ_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -27,4 +27,4 @@ inline bool InBounds(uint64_t offset, uint64_t size, uint64_t total) {
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_BOUNDED_READ_H_
+#endif  // ISAPACK_CORE_BOUNDED_READ_H_

@@ -1,5 +1,5 @@
 // Selector expansion: the project's one engine. Configure runs it (through
-// runtime/tools/expand_gpu_targets.cc, cmake/IsapackExpand.cmake), and so do
+// tools/build/expand_gpu_targets.cc, cmake/IsapackExpand.cmake), and so do
 // `isapack expand` and the tests. It turns a packager's GPU selectors into
 // the smallest set of code objects the configured LLVM can build.
 //
@@ -20,8 +20,8 @@
 //    the configured version (5 by default, 4 allowed).
 // 5. Code objects are reported in the data file's order of the first exact
 //    target each covers, then by target ID; covered targets likewise.
-#ifndef ISAPACK_RUNTIME_EXPANSION_H_
-#define ISAPACK_RUNTIME_EXPANSION_H_
+#ifndef ISAPACK_CORE_EXPANSION_H_
+#define ISAPACK_CORE_EXPANSION_H_
 
 #include <string>
 #include <vector>
@@ -73,4 +73,4 @@ const std::vector<std::string>& AllSelectors();
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_EXPANSION_H_
+#endif  // ISAPACK_CORE_EXPANSION_H_

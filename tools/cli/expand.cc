@@ -1,5 +1,5 @@
 // isapack expand: the build's selector expansion, from the engine configure
-// runs (runtime/src/expansion.cc), with its rules and messages.
+// runs (core/src/expansion.cc), with its rules and messages.
 #include <algorithm>
 #include <iostream>
 

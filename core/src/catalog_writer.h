@@ -1,8 +1,8 @@
 // Builds isapack catalogs (catalog_format.h): one zstd frame per code object,
 // optionally with a trained dictionary. Used by the build-time packer, the
 // tests, the fuzz seed corpus and the size benchmarks.
-#ifndef ISAPACK_RUNTIME_TOOLS_CATALOG_WRITER_H_
-#define ISAPACK_RUNTIME_TOOLS_CATALOG_WRITER_H_
+#ifndef ISAPACK_CORE_CATALOG_WRITER_H_
+#define ISAPACK_CORE_CATALOG_WRITER_H_
 
 #include <cstdint>
 #include <optional>
@@ -46,4 +46,4 @@ void ResealCatalog(std::vector<uint8_t>* catalog);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_TOOLS_CATALOG_WRITER_H_
+#endif  // ISAPACK_CORE_CATALOG_WRITER_H_

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "bounded_read.h"
-#include "isapack/device/kernels.h"
 
 namespace isapack {
 namespace {
@@ -428,10 +427,10 @@ std::vector<std::string> ValidateCodeObject(std::span<const uint8_t> image,
     problems.push_back(symbols.error().message);
     return problems;
   }
-  for (const char* descriptor : isapack_kernel_descriptor_names) {
+  for (const std::string& descriptor : expected.kernel_descriptors) {
     bool found = false;
     for (const CodeObjectSymbol& symbol : *symbols) found = found || symbol.name == descriptor;
-    if (!found) problems.push_back(std::string("kernel descriptor ") + descriptor + " is missing");
+    if (!found) problems.push_back("kernel descriptor " + descriptor + " is missing");
   }
   return problems;
 }

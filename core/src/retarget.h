@@ -7,8 +7,8 @@
 // note's amdhsa.target. Nothing else changes except the note's size (the
 // exact target's name is shorter; the freed bytes become zero padding after
 // the note). Pure bytes: no HSA.
-#ifndef ISAPACK_RUNTIME_RETARGET_H_
-#define ISAPACK_RUNTIME_RETARGET_H_
+#ifndef ISAPACK_CORE_RETARGET_H_
+#define ISAPACK_CORE_RETARGET_H_
 
 #include <cstdint>
 #include <optional>
@@ -64,4 +64,4 @@ Expected<std::vector<uint8_t>> RetargetToMember(std::span<const uint8_t> image,
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_RETARGET_H_
+#endif  // ISAPACK_CORE_RETARGET_H_

@@ -21,7 +21,7 @@ struct InspectLimits {
   size_t max_code_objects = 4096;                          // reported per file
 };
 
-// The report for one file's bytes (schema: runtime/cli/isapack.1, JSON OUTPUT).
+// The report for one file's bytes (schema: tools/cli/isapack.1, JSON OUTPUT).
 nlohmann::json InspectBytes(std::span<const uint8_t> data, const InspectLimits& limits = {});
 
 // Renders an InspectBytes report for people.

@@ -8,8 +8,8 @@
 //                 v3: u64 total size, u64 uncompressed size, u64 hash;
 //                 then one compressed frame holding a whole uncompressed
 //                 bundle. All little-endian. Readers bound every size.
-#ifndef ISAPACK_RUNTIME_OFFLOAD_BUNDLE_H_
-#define ISAPACK_RUNTIME_OFFLOAD_BUNDLE_H_
+#ifndef ISAPACK_CORE_OFFLOAD_BUNDLE_H_
+#define ISAPACK_CORE_OFFLOAD_BUNDLE_H_
 
 #include <cstdint>
 #include <span>
@@ -56,4 +56,4 @@ std::string_view BundleEntryTarget(std::string_view id);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_OFFLOAD_BUNDLE_H_
+#endif  // ISAPACK_CORE_OFFLOAD_BUNDLE_H_

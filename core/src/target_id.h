@@ -2,8 +2,8 @@
 //   target ID:     gfx90a:sramecc+:xnack-   (processor or generic, features)
 //   HSA ISA name:  amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-
 // Parsing and formatting never allocate: they run on the selection path.
-#ifndef ISAPACK_RUNTIME_TARGET_ID_H_
-#define ISAPACK_RUNTIME_TARGET_ID_H_
+#ifndef ISAPACK_CORE_TARGET_ID_H_
+#define ISAPACK_CORE_TARGET_ID_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -93,4 +93,4 @@ bool FeatureCompatible(FeatureSetting object, FeatureSetting device);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_TARGET_ID_H_
+#endif  // ISAPACK_CORE_TARGET_ID_H_

@@ -1,5 +1,5 @@
 // The on-disk layout of isapack's embedded catalog: a table of contents and
-// one zstd frame per code object. Written by runtime/tools/pack_catalog.cc at
+// one zstd frame per code object. Written by tools/build/pack_catalog.cc at
 // build time, embedded in libisapack's .isapack_catalog section, read by
 // catalog.cc. All integers are little-endian.
 //
@@ -8,8 +8,8 @@
 //   ...          string table (target IDs, covered targets, build info JSON)
 //   64-aligned   zstd dictionary, when the build uses one
 //   64-aligned   payloads, each 64-byte aligned
-#ifndef ISAPACK_RUNTIME_CATALOG_FORMAT_H_
-#define ISAPACK_RUNTIME_CATALOG_FORMAT_H_
+#ifndef ISAPACK_CORE_CATALOG_FORMAT_H_
+#define ISAPACK_CORE_CATALOG_FORMAT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -63,4 +63,4 @@ static_assert(sizeof(Entry) == 64);
 
 }  // namespace isapack::catalog_format
 
-#endif  // ISAPACK_RUNTIME_CATALOG_FORMAT_H_
+#endif  // ISAPACK_CORE_CATALOG_FORMAT_H_

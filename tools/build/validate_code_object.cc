@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "code_object.h"
+#include "isapack/device/kernels.h"
 
 namespace {
 
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
 
   isapack::CodeObjectExpectation expected;
   expected.code_object_version = version;
+  expected.kernel_descriptors = std::vector<std::string>(
+      std::begin(isapack_kernel_descriptor_names), std::end(isapack_kernel_descriptor_names));
   const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &expected.target);
   if (parse.error != isapack::TargetIdError::kOk) {
     return Fail(output, isapack::DescribeTargetIdError(target_text, parse));

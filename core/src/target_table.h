@@ -2,8 +2,8 @@
 // targets/amdgpu-targets.json (see cmake/IsapackGenerateTargetTable.cmake).
 // Every lookup in the runtime and the CLI goes through this file; nothing
 // keeps a second list.
-#ifndef ISAPACK_RUNTIME_TARGET_TABLE_H_
-#define ISAPACK_RUNTIME_TARGET_TABLE_H_
+#ifndef ISAPACK_CORE_TARGET_TABLE_H_
+#define ISAPACK_CORE_TARGET_TABLE_H_
 
 #include <cstdint>
 #include <span>
@@ -88,4 +88,4 @@ std::string_view ToString(FeatureSupport support);
 
 }  // namespace isapack
 
-#endif  // ISAPACK_RUNTIME_TARGET_TABLE_H_
+#endif  // ISAPACK_CORE_TARGET_TABLE_H_
