@@ -697,7 +697,7 @@ TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
   EXPECT_EQ(report.at("errors"), json::array());
 }
 
-TEST(CliInspect, TheLibrarysOwnCatalog) {
+TEST(CliInspect, TheLibrarysOwnCatalogListsTheRecordsObjectsWithTheirCoversAsArrays) {
   const json report = InspectOne(LibraryPath());
   EXPECT_EQ(report.at("kind"), "host-elf");
   json expected = json::array();
@@ -707,6 +707,12 @@ TEST(CliInspect, TheLibrarysOwnCatalog) {
   ASSERT_EQ(report.at("catalogs").size(), 1u);
   EXPECT_EQ(report.at("catalogs")[0].at("location"), "section .isapack_catalog");
   EXPECT_EQ(report.at("catalogs")[0].at("build_info"), BuildInfo());
+  const json& entries = report.at("catalogs")[0].at("entries");
+  ASSERT_EQ(entries.size(), build.at("code_objects").size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_EQ(entries[i].at("target_id"), build.at("code_objects")[i].at("target_id"));
+    EXPECT_EQ(entries[i].at("covers"), build.at("code_objects")[i].at("covers"));
+  }
 }
 
 TEST(CliInspect, DamagedFilesAreErrorsNotCrashes) {

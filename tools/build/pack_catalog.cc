@@ -81,7 +81,9 @@ int Pack(int argc, char** argv) {
   for (const json& entry : manifest.at("entries")) {
     CatalogInput input;
     input.target_id = entry.at("target_id").get<std::string>();
-    input.covers = entry.at("covers").get<std::string>();
+    for (const json& covered : entry.at("covers")) {
+      input.covers += (input.covers.empty() ? "" : " ") + covered.get<std::string>();
+    }
     input.code_object_version = entry.at("code_object_version").get<unsigned>();
     input.bytes = ReadFile(entry.at("path").get<std::string>());
     auto header = isapack::ReadCodeObjectHeader(input.bytes);

@@ -21,6 +21,20 @@ namespace {
 
 using json = nlohmann::json;
 
+// A catalog entry's covered targets, stored space-separated, as a JSON array
+// (the form every covers list of the record and the CLI has).
+json SplitCovers(std::string_view covers) {
+  json list = json::array();
+  size_t start = 0;
+  while (start < covers.size()) {
+    size_t end = covers.find(' ', start);
+    if (end == std::string_view::npos) end = covers.size();
+    if (end > start) list.push_back(std::string(covers.substr(start, end - start)));
+    start = end + 1;
+  }
+  return list;
+}
+
 std::string Hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
@@ -294,7 +308,7 @@ class Inspector {
     for (size_t i = 0; i < catalog->size(); ++i) {
       const CatalogEntry e = catalog->entry(i);
       json entry = {{"target_id", std::string(e.target_id)},
-                    {"covers", std::string(e.covers)},
+                    {"covers", SplitCovers(e.covers)},
                     {"code_object_version", e.code_object_version},
                     {"compressed_size", e.payload.size()},
                     {"uncompressed_size", e.uncompressed_size}};
