@@ -40,20 +40,20 @@ bool ListsGeneric(std::span<const TargetId> agent_isas, const GenericInfo* gener
 size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Catalog& catalog,
                      bool generic, SelectionOptions options, Selection* selection) {
   const TargetId& agent = agent_isas[isa];
-  const GenericInfo* family = GenericOf(*agent.processor);
+  const GenericInfo* agent_generic = GenericOf(*agent.processor);
   size_t best = kNoEntry;
   int best_explicit = -1;
   for (size_t i = 0; i < catalog.size(); ++i) {
     const CatalogEntry entry = catalog.entry(i);
     TargetId object;
     if (ParseTargetId(entry.target_id, &object).error != TargetIdError::kOk) continue;
-    if (generic ? (family == nullptr || object.generic != family)
+    if (generic ? (agent_generic == nullptr || object.generic != agent_generic)
                 : object.processor != agent.processor) {
       continue;
     }
     // A retargeted object carries the member's settings (retarget.h), which
     // is what the agent must accept.
-    const bool retarget = generic && options.retarget && !ListsGeneric(agent_isas, family);
+    const bool retarget = generic && options.retarget && !ListsGeneric(agent_isas, agent_generic);
     const TargetId loaded =
         retarget ? GenericMember::Of(object, *agent.processor)->retargeted() : object;
     if (!FeaturesMatch(loaded, agent)) {
@@ -66,7 +66,7 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
         Record(selection, i, isa, Verdict::kGenericVersionTooLow);
         continue;
       }
-      if (!retarget && !ListsGeneric(agent_isas, family)) {
+      if (!retarget && !ListsGeneric(agent_isas, agent_generic)) {
         Record(selection, i, isa, Verdict::kGenericNotListed);
         selection->blocked_by_missing_generic_isa = true;
         continue;
@@ -165,7 +165,7 @@ std::string FormatTrace(const Selection& selection, std::span<const TargetId> ag
                   ? "  (generic ISA: the HSA runtime can load " +
                         std::string(agent_isas[isa].name()) + " code objects)\n"
                   : "  no code object for " + std::string(agent_isas[isa].name()) +
-                        " or its generic family in this build\n";
+                        " or its generic target in this build\n";
     }
   }
   if (selection.trace_truncated) text += "  (trace truncated)\n";

@@ -608,14 +608,14 @@ TEST(CliInspect, OffloadBundlesFromClangOffloadBundler) {
   json report = InspectOne((WorkDir() / "bundle.bin").string());
   EXPECT_EQ(report.at("kind"), "offload-bundle");
   EXPECT_EQ(report.at("targets"), json(ids));
-  EXPECT_EQ(report.at("bundles")[0].at("entries"), BundleEntries());
+  EXPECT_EQ(report.at("offload_bundles")[0].at("entries"), BundleEntries());
   EXPECT_EQ(report.at("errors"), json::array());
 
   BundleTargets(true);
   report = InspectOne((WorkDir() / "bundle.ccob").string());
   EXPECT_EQ(report.at("kind"), "compressed-offload-bundle");
   EXPECT_EQ(report.at("targets"), json(ids));
-  const json& bundle = report.at("bundles")[0];
+  const json& bundle = report.at("offload_bundles")[0];
   EXPECT_EQ(bundle.at("method"), "zstd");
   EXPECT_EQ(bundle.at("version"), 2);  // what LLVM 19's bundler writes
   EXPECT_EQ(bundle.at("uncompressed_size"), fs::file_size(WorkDir() / "bundle.bin"));
@@ -667,9 +667,9 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
           version, method, method == 0 ? zlib_frame : zstd_frame, raw.size());
       const json report = InspectOne(path.string());
       EXPECT_EQ(report.at("targets"), json(ids)) << path;
-      EXPECT_EQ(report.at("bundles")[0].at("method"), name);
-      EXPECT_EQ(report.at("bundles")[0].at("version"), version);
-      EXPECT_EQ(report.at("bundles")[0].at("entries"), BundleEntries());
+      EXPECT_EQ(report.at("offload_bundles")[0].at("method"), name);
+      EXPECT_EQ(report.at("offload_bundles")[0].at("version"), version);
+      EXPECT_EQ(report.at("offload_bundles")[0].at("entries"), BundleEntries());
     }
   }
 }
@@ -820,12 +820,12 @@ TEST(CliInspect, SeveralCompressedBundlesInOneHipFatbinAreReadByTheirHeaderSizes
   const json report = InspectOne(library);
   EXPECT_EQ(report.at("kind"), "host-elf");
   EXPECT_EQ(report.at("targets"), json({"gfx1030", "gfx1100", "gfx90a"}));
-  ASSERT_EQ(report.at("bundles").size(), 2u);
-  EXPECT_EQ(report.at("bundles")[0].at("location"), "section .hip_fatbin + 0x0");
-  EXPECT_EQ(report.at("bundles")[0].at("version"), 2);
-  EXPECT_EQ(report.at("bundles")[0].at("entries").size(), 3u);
-  EXPECT_EQ(report.at("bundles")[1].at("location"), "section .hip_fatbin + 0x1000");
-  EXPECT_EQ(report.at("bundles")[1].at("entries").size(), 2u);
+  ASSERT_EQ(report.at("offload_bundles").size(), 2u);
+  EXPECT_EQ(report.at("offload_bundles")[0].at("location"), "section .hip_fatbin + 0x0");
+  EXPECT_EQ(report.at("offload_bundles")[0].at("version"), 2);
+  EXPECT_EQ(report.at("offload_bundles")[0].at("entries").size(), 3u);
+  EXPECT_EQ(report.at("offload_bundles")[1].at("location"), "section .hip_fatbin + 0x1000");
+  EXPECT_EQ(report.at("offload_bundles")[1].at("entries").size(), 2u);
   EXPECT_EQ(report.at("code_objects")[0].at("kernels")[0].at("name"), "first_kernel");
   EXPECT_EQ(report.at("code_objects")[2].at("kernels")[0].at("name"), "second_kernel");
   EXPECT_EQ(report.at("errors"), json::array());
@@ -839,9 +839,9 @@ TEST(CliInspect, UncompressedBundlesOfAHipSharedLibrary) {
                                        CompileHip("plain_second", {"gfx942", "gfx1201"}, false)});
   const json report = InspectOne(library);
   EXPECT_EQ(report.at("targets"), json({"gfx1100", "gfx1201", "gfx942"}));
-  ASSERT_EQ(report.at("bundles").size(), 2u);
-  EXPECT_EQ(report.at("bundles")[0].at("compressed"), false);
-  EXPECT_EQ(report.at("bundles")[1].at("location"), "section .hip_fatbin + 0x3000");
+  ASSERT_EQ(report.at("offload_bundles").size(), 2u);
+  EXPECT_EQ(report.at("offload_bundles")[0].at("compressed"), false);
+  EXPECT_EQ(report.at("offload_bundles")[1].at("location"), "section .hip_fatbin + 0x3000");
   EXPECT_EQ(report.at("errors"), json::array());
 }
 
@@ -869,10 +869,10 @@ TEST(CliInspect, HipFatbinAddedToALibraryWithObjcopy) {
     }
   }
   EXPECT_EQ(report.at("targets"), expected);
-  EXPECT_EQ(report.at("bundles").size(), 2u);
+  EXPECT_EQ(report.at("offload_bundles").size(), 2u);
   char second[64];
   std::snprintf(second, sizeof(second), "section .hip_fatbin + 0x%zx", second_at);
-  EXPECT_EQ(report.at("bundles")[1].at("location"), second);
+  EXPECT_EQ(report.at("offload_bundles")[1].at("location"), second);
 }
 
 TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
@@ -894,9 +894,9 @@ TEST(CliInspect, OffloadBundlesInsideAStaticLibrary) {
   json expected = json(ids);
   expected.push_back("gfx1151");
   EXPECT_EQ(report.at("targets"), expected);
-  ASSERT_EQ(report.at("bundles").size(), 2u);
-  EXPECT_EQ(report.at("bundles")[0].at("location"), "archive member 'bundle.bin'");
-  EXPECT_EQ(report.at("bundles")[1].at("location"),
+  ASSERT_EQ(report.at("offload_bundles").size(), 2u);
+  EXPECT_EQ(report.at("offload_bundles")[0].at("location"), "archive member 'bundle.bin'");
+  EXPECT_EQ(report.at("offload_bundles")[1].at("location"),
             "archive member 'archived_kernel.ccob.o': section .hip_fatbin + 0x0");
   EXPECT_EQ(report.at("errors"), json::array());
 

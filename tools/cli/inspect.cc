@@ -75,7 +75,7 @@ class Inspector {
     report["size"] = file_.size();
     report["targets"] = std::move(targets);
     report["code_objects"] = std::move(code_objects_);
-    report["bundles"] = std::move(bundles_);
+    report["offload_bundles"] = std::move(offload_bundles_);
     report["catalogs"] = std::move(catalogs_);
     report["errors"] = std::move(errors_);
     report["embedded_candidates_skipped"] = skipped_candidates_;
@@ -161,7 +161,7 @@ class Inspector {
     for (const json& object : report.at("code_objects")) {
       if (code_objects_.size() < limits_.max_code_objects) code_objects_.push_back(located(object));
     }
-    for (const json& bundle : report.at("bundles")) bundles_.push_back(located(bundle));
+    for (const json& bundle : report.at("offload_bundles")) offload_bundles_.push_back(located(bundle));
     for (const json& catalog : report.at("catalogs")) catalogs_.push_back(located(catalog));
     for (const json& error : report.at("errors")) {
       const std::string text = error.get<std::string>();
@@ -249,7 +249,7 @@ class Inspector {
   void AddBundle(std::span<const uint8_t> bundle, const std::string& location) {
     json report = {{"location", location}, {"compressed", false}};
     AddBundleEntries(bundle, location, &report);
-    bundles_.push_back(std::move(report));
+    offload_bundles_.push_back(std::move(report));
   }
 
   void AddBundleEntries(std::span<const uint8_t> bundle, const std::string& location,
@@ -276,7 +276,7 @@ class Inspector {
     if (!header) {
       report["error"] = header.error().message;
       errors_.push_back(location + ": " + header.error().message);
-      bundles_.push_back(std::move(report));
+      offload_bundles_.push_back(std::move(report));
       return;
     }
     report["version"] = header->version;
@@ -286,13 +286,13 @@ class Inspector {
     if (!decompressed) {
       report["error"] = decompressed.error().message;
       errors_.push_back(location + ": " + decompressed.error().message);
-      bundles_.push_back(std::move(report));
+      offload_bundles_.push_back(std::move(report));
       return;
     }
     // The entries point into this copy; keep it as long as the report needs it.
     decompressed_.push_back(std::move(*decompressed));
     AddBundleEntries(decompressed_.back(), location, &report);
-    bundles_.push_back(std::move(report));
+    offload_bundles_.push_back(std::move(report));
   }
 
   void AddCatalog(std::span<const uint8_t> data, const std::string& location) {
@@ -428,7 +428,7 @@ class Inspector {
   const std::string where_;
   const bool in_archive_;
   json code_objects_ = json::array();
-  json bundles_ = json::array();
+  json offload_bundles_ = json::array();
   json catalogs_ = json::array();
   json errors_ = json::array();
   std::set<size_t> seen_;
@@ -473,7 +473,7 @@ std::string FormatInspectReport(const std::string& path, const json& report) {
     for (const json& target : targets) list += " " + target.get<std::string>();
     text += "  GPU targets (" + std::to_string(targets.size()) + "):" + list + "\n";
   }
-  for (const json& bundle : report.at("bundles")) {
+  for (const json& bundle : report.at("offload_bundles")) {
     text += "  " +
             std::string(bundle.at("compressed").get<bool>() ? "compressed offload bundle"
                                                             : "offload bundle") +
