@@ -161,7 +161,8 @@ class Inspector {
     for (const json& object : report.at("code_objects")) {
       if (code_objects_.size() < limits_.max_code_objects) code_objects_.push_back(located(object));
     }
-    for (const json& bundle : report.at("offload_bundles")) offload_bundles_.push_back(located(bundle));
+    for (const json& bundle : report.at("offload_bundles"))
+      offload_bundles_.push_back(located(bundle));
     for (const json& catalog : report.at("catalogs")) catalogs_.push_back(located(catalog));
     for (const json& error : report.at("errors")) {
       const std::string text = error.get<std::string>();
