@@ -2,7 +2,6 @@
 # selectors (CMake's business), then the expansion, its summary and
 # <build>/isapack-targets.json, all made by the C++ engine (IsapackExpand.cmake
 # runs it).
-include(IsapackTargets)
 include(IsapackExpand)
 
 # isapack_resolve_selectors(<out_selectors> <out_source>)
