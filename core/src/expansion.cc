@@ -270,156 +270,171 @@ std::vector<std::string> SupportedByLlvm(unsigned llvm_major) {
   return names;
 }
 
-Expected<Expansion> Expand(const ExpansionOptions& options) {
-  auto invalid = [](std::string message) {
-    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, std::move(message));
-  };
-  if (options.mode != "generic" && options.mode != "exact") {
-    return invalid("ISAPACK_CODE_OBJECT_MODE is '" + options.mode + "'; use 'generic' or 'exact'");
-  }
-  if (options.code_object_version != "4" && options.code_object_version != "5") {
-    return invalid("ISAPACK_CODE_OBJECT_VERSION is '" + options.code_object_version +
-                   "'; exact code objects use version 4 or 5 (generic code objects always use 6)");
-  }
-  const unsigned exact_version = options.code_object_version == "4" ? 4u : 5u;
-  auto supported = [&](std::string_view name) {
-    return std::find(options.supported.begin(), options.supported.end(), name) !=
-           options.supported.end();
-  };
+namespace {
 
-  // Every problem is collected, so that one configure names them all:
-  // invalid selectors, then targets named explicitly that the compiler
-  // cannot build (one fix sentence for all), then strict-mode members.
-  std::vector<std::string> problems, unbuildable, unbuildable_names, strict_problems;
-  bool unknown = false;
-  auto cannot_build = [&](const std::string& selector, std::string_view name) {
-    if (std::find(unbuildable_names.begin(), unbuildable_names.end(), name) !=
-        unbuildable_names.end())
-      return;
-    unbuildable.push_back("GPU selector '" + selector +
-                          "': " + CannotBuildReason(name, options.llvm_major));
-    unbuildable_names.emplace_back(name);
-  };
-  std::vector<std::string> selectors;
-  std::vector<Request> requests;
-  // A selector given twice asks for nothing more (and says its problem once).
-  std::unordered_set<std::string> seen;
-  for (const std::string& raw : options.selectors) {
-    const std::string selector = Trim(raw);
-    if (selector.empty()) continue;
-    selectors.push_back(selector);
-    if (!seen.insert(selector).second) continue;
-    auto parsed = ParseSelector(selector);
-    if (!parsed) {
-      unknown = unknown || parsed.error().code == ISAPACK_STATUS_NOT_FOUND;
-      problems.push_back(parsed.error().message);
-      continue;
-    }
-    if (parsed->kind == Kind::kProcessor) {
-      requests.push_back(
-          {FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
-    } else if (parsed->kind == Kind::kGeneric) {
-      if (options.mode == "generic" && !supported(parsed->base)) {
-        cannot_build(selector, parsed->base);
-        continue;
-      }
-      for (uint16_t index : FindGeneric(parsed->base)->members) {
-        const ProcessorInfo& member = Processors()[index];
-        // A member keeps only the features it has.
-        requests.push_back(
-            {&member,
-             member.sramecc == FeatureSupport::kSupported ? parsed->sramecc : FeatureSetting::kAny,
-             member.xnack == FeatureSupport::kSupported ? parsed->xnack : FeatureSetting::kAny,
-             false, selector});
-      }
-    } else {
-      for (uint16_t index : FindGroup(parsed->base)->members) {
-        requests.push_back(
-            {&Processors()[index], FeatureSetting::kAny, FeatureSetting::kAny, false, selector});
-      }
-    }
-  }
-  if (selectors.empty()) {
-    return invalid(
-        "no GPU selectors given: set ISAPACK_GPU_TARGETS, for example to 'all' or 'gfx110X-all'");
-  }
+Error Invalid(std::string message) {
+  return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, std::move(message));
+}
 
+// One expansion: selectors become requests (one per exact target asked for),
+// requests are placed in code objects or left out, and every problem is
+// collected so that one configure names them all: invalid selectors, then
+// targets named explicitly that the compiler cannot build (one fix sentence
+// for all), then strict-mode members.
+class Expander {
+ public:
+  explicit Expander(const ExpansionOptions& options)
+      : options_(options), exact_version_(options.code_object_version == "4" ? 4u : 5u) {}
+
+  // Turns one selector into requests, or records its problem.
+  void AddSelector(const std::string& selector);
+  // Puts one request into its code object, or leaves it out with the reason.
+  void Place(const Request& request);
+  const std::vector<Request>& requests() const { return requests_; }
+  // The problems found, as one message, or "" when there are none.
+  std::string Problems() const;
+  Expected<Expansion> Result(const std::vector<std::string>& selectors);
+
+ private:
   struct Object {
     std::string id;
     unsigned version;
-    size_t first;
+    size_t first;  // index of the first processor it covers
     std::vector<OrderKey> covers;
   };
-  std::vector<Object> objects;
-  std::vector<std::pair<OrderKey, std::string>> left_out;  // key, reason
-  for (const Request& request : requests) {
-    const std::string exact_id = FormatId(request.processor->name, request.sramecc, request.xnack);
-    if (!supported(request.processor->name)) {
-      const std::string why = CannotBuildReason(request.processor->name, options.llvm_major);
-      if (request.explicit_target) {
-        cannot_build(request.selector, request.processor->name);
-        continue;
-      }
-      if (options.strict) {
-        const std::string problem = "ISAPACK_STRICT_TARGETS is ON and GPU selector '" +
-                                    request.selector + "' includes " +
-                                    std::string(request.processor->name) + ", but " + why;
-        if (std::find(strict_problems.begin(), strict_problems.end(), problem) ==
-            strict_problems.end()) {
-          strict_problems.push_back(problem);
-        }
-        continue;
-      }
-      const OrderKey key = KeyOf(exact_id);
-      if (std::none_of(left_out.begin(), left_out.end(),
-                       [&](const auto& l) { return l.first == key; })) {
-        left_out.emplace_back(key, why);
-      }
-      continue;
-    }
-    std::string_view base = request.processor->name;
-    const GenericInfo* generic = GenericOf(*request.processor);
-    if (options.mode == "generic" && generic != nullptr && supported(generic->name)) {
-      const bool expressible =
-          (request.sramecc == FeatureSetting::kAny ||
-           generic->sramecc == FeatureSupport::kSupported) &&
-          (request.xnack == FeatureSetting::kAny || generic->xnack == FeatureSupport::kSupported);
-      if (expressible) base = generic->name;
-    }
-    const std::string object_id = FormatId(base, request.sramecc, request.xnack);
-    auto it = std::find_if(objects.begin(), objects.end(),
-                           [&](const Object& o) { return o.id == object_id; });
-    if (it == objects.end()) {
-      objects.push_back({object_id, FindGeneric(base) ? 6u : exact_version, SIZE_MAX, {}});
-      it = objects.end() - 1;
-    }
-    const OrderKey key = KeyOf(exact_id);
-    if (std::find(it->covers.begin(), it->covers.end(), key) == it->covers.end())
-      it->covers.push_back(key);
-    it->first = std::min(it->first, IndexOf(*request.processor));
-  }
 
-  if (!unbuildable.empty()) {
-    problems.push_back(Join(unbuildable, "\n") +
+  bool Supported(std::string_view name) const {
+    return std::find(options_.supported.begin(), options_.supported.end(), name) !=
+           options_.supported.end();
+  }
+  void CannotBuild(const std::string& selector, std::string_view name);
+  void AddGenericMembers(const std::string& selector, const ParsedSelector& parsed);
+
+  const ExpansionOptions& options_;
+  const unsigned exact_version_;
+  std::vector<std::string> problems_, unbuildable_, unbuildable_names_, strict_problems_;
+  bool unknown_ = false;
+  std::vector<Request> requests_;
+  std::vector<Object> objects_;
+  std::vector<std::pair<OrderKey, std::string>> left_out_;  // key, reason
+};
+
+void Expander::CannotBuild(const std::string& selector, std::string_view name) {
+  if (std::find(unbuildable_names_.begin(), unbuildable_names_.end(), name) !=
+      unbuildable_names_.end())
+    return;
+  unbuildable_.push_back("GPU selector '" + selector +
+                         "': " + CannotBuildReason(name, options_.llvm_major));
+  unbuildable_names_.emplace_back(name);
+}
+
+void Expander::AddSelector(const std::string& selector) {
+  auto parsed = ParseSelector(selector);
+  if (!parsed) {
+    unknown_ = unknown_ || parsed.error().code == ISAPACK_STATUS_NOT_FOUND;
+    problems_.push_back(parsed.error().message);
+    return;
+  }
+  if (parsed->kind == Kind::kProcessor) {
+    requests_.push_back(
+        {FindProcessor(parsed->base), parsed->sramecc, parsed->xnack, true, selector});
+  } else if (parsed->kind == Kind::kGeneric) {
+    AddGenericMembers(selector, *parsed);
+  } else {
+    for (uint16_t index : FindGroup(parsed->base)->members) {
+      requests_.push_back(
+          {&Processors()[index], FeatureSetting::kAny, FeatureSetting::kAny, false, selector});
+    }
+  }
+}
+
+void Expander::AddGenericMembers(const std::string& selector, const ParsedSelector& parsed) {
+  if (options_.mode == "generic" && !Supported(parsed.base)) {
+    CannotBuild(selector, parsed.base);
+    return;
+  }
+  for (uint16_t index : FindGeneric(parsed.base)->members) {
+    const ProcessorInfo& member = Processors()[index];
+    // A member keeps only the features it has.
+    requests_.push_back(
+        {&member,
+         member.sramecc == FeatureSupport::kSupported ? parsed.sramecc : FeatureSetting::kAny,
+         member.xnack == FeatureSupport::kSupported ? parsed.xnack : FeatureSetting::kAny, false,
+         selector});
+  }
+}
+
+void Expander::Place(const Request& request) {
+  const std::string exact_id = FormatId(request.processor->name, request.sramecc, request.xnack);
+  if (!Supported(request.processor->name)) {
+    const std::string why = CannotBuildReason(request.processor->name, options_.llvm_major);
+    if (request.explicit_target) {
+      CannotBuild(request.selector, request.processor->name);
+    } else if (options_.strict) {
+      const std::string problem = "ISAPACK_STRICT_TARGETS is ON and GPU selector '" +
+                                  request.selector + "' includes " +
+                                  std::string(request.processor->name) + ", but " + why;
+      if (std::find(strict_problems_.begin(), strict_problems_.end(), problem) ==
+          strict_problems_.end()) {
+        strict_problems_.push_back(problem);
+      }
+    } else {
+      const OrderKey key = KeyOf(exact_id);
+      if (std::none_of(left_out_.begin(), left_out_.end(),
+                       [&](const auto& l) { return l.first == key; })) {
+        left_out_.emplace_back(key, why);
+      }
+    }
+    return;
+  }
+  std::string_view base = request.processor->name;
+  const GenericInfo* generic = GenericOf(*request.processor);
+  if (options_.mode == "generic" && generic != nullptr && Supported(generic->name)) {
+    const bool expressible =
+        (request.sramecc == FeatureSetting::kAny ||
+         generic->sramecc == FeatureSupport::kSupported) &&
+        (request.xnack == FeatureSetting::kAny || generic->xnack == FeatureSupport::kSupported);
+    if (expressible) base = generic->name;
+  }
+  const std::string object_id = FormatId(base, request.sramecc, request.xnack);
+  auto it = std::find_if(objects_.begin(), objects_.end(),
+                         [&](const Object& o) { return o.id == object_id; });
+  if (it == objects_.end()) {
+    objects_.push_back({object_id, FindGeneric(base) ? 6u : exact_version_, SIZE_MAX, {}});
+    it = objects_.end() - 1;
+  }
+  const OrderKey key = KeyOf(exact_id);
+  if (std::find(it->covers.begin(), it->covers.end(), key) == it->covers.end())
+    it->covers.push_back(key);
+  it->first = std::min(it->first, IndexOf(*request.processor));
+}
+
+std::string Expander::Problems() const {
+  std::vector<std::string> problems = problems_;
+  if (!unbuildable_.empty()) {
+    problems.push_back(Join(unbuildable_, "\n") +
                        ". Set ISAPACK_CLANG to a clang that can, or remove " +
-                       Join(unbuildable_names, " ") + " from the selectors.");
+                       Join(unbuildable_names_, " ") + " from the selectors.");
   }
-  problems.insert(problems.end(), strict_problems.begin(), strict_problems.end());
-  if (unknown) problems.push_back(ValidSelectorsText());
-  if (!problems.empty()) return invalid(Join(problems, "\n"));
-  std::sort(left_out.begin(), left_out.end());
-  if (objects.empty()) {
+  problems.insert(problems.end(), strict_problems_.begin(), strict_problems_.end());
+  if (unknown_) problems.push_back(ValidSelectorsText());
+  return Join(problems, "\n");
+}
+
+Expected<Expansion> Expander::Result(const std::vector<std::string>& selectors) {
+  std::sort(left_out_.begin(), left_out_.end());
+  if (objects_.empty()) {
     std::string detail;
-    for (const auto& [key, why] : left_out) detail += "\n  " + std::get<1>(key) + ": " + why;
-    return invalid("GPU selectors '" + Join(selectors, ";") + "' select no code object that LLVM " +
-                   std::to_string(options.llvm_major) + " can build; left out:" + detail);
+    for (const auto& [key, why] : left_out_) detail += "\n  " + std::get<1>(key) + ": " + why;
+    return Invalid("GPU selectors '" + Join(selectors, ";") + "' select no code object that LLVM " +
+                   std::to_string(options_.llvm_major) + " can build; left out:" + detail);
   }
-  std::sort(objects.begin(), objects.end(), [](const Object& a, const Object& b) {
+  std::sort(objects_.begin(), objects_.end(), [](const Object& a, const Object& b) {
     return std::tie(a.first, a.id) < std::tie(b.first, b.id);
   });
   Expansion expansion;
   std::vector<OrderKey> covered;
-  for (Object& object : objects) {
+  for (Object& object : objects_) {
     std::sort(object.covers.begin(), object.covers.end());
     ExpandedObject out{object.id, object.version, {}};
     for (const OrderKey& key : object.covers) {
@@ -431,8 +446,37 @@ Expected<Expansion> Expand(const ExpansionOptions& options) {
   std::sort(covered.begin(), covered.end());
   covered.erase(std::unique(covered.begin(), covered.end()), covered.end());
   for (const OrderKey& key : covered) expansion.covered.push_back(std::get<1>(key));
-  for (const auto& [key, why] : left_out) expansion.left_out.push_back({std::get<1>(key), why});
+  for (const auto& [key, why] : left_out_) expansion.left_out.push_back({std::get<1>(key), why});
   return expansion;
+}
+
+}  // namespace
+
+Expected<Expansion> Expand(const ExpansionOptions& options) {
+  if (options.mode != "generic" && options.mode != "exact") {
+    return Invalid("ISAPACK_CODE_OBJECT_MODE is '" + options.mode + "'; use 'generic' or 'exact'");
+  }
+  if (options.code_object_version != "4" && options.code_object_version != "5") {
+    return Invalid("ISAPACK_CODE_OBJECT_VERSION is '" + options.code_object_version +
+                   "'; exact code objects use version 4 or 5 (generic code objects always use 6)");
+  }
+  Expander expander(options);
+  std::vector<std::string> selectors;
+  // A selector given twice asks for nothing more (and says its problem once).
+  std::unordered_set<std::string> seen;
+  for (const std::string& raw : options.selectors) {
+    const std::string selector = Trim(raw);
+    if (selector.empty()) continue;
+    selectors.push_back(selector);
+    if (seen.insert(selector).second) expander.AddSelector(selector);
+  }
+  if (selectors.empty()) {
+    return Invalid(
+        "no GPU selectors given: set ISAPACK_GPU_TARGETS, for example to 'all' or 'gfx110X-all'");
+  }
+  for (const Request& request : expander.requests()) expander.Place(request);
+  if (std::string problems = expander.Problems(); !problems.empty()) return Invalid(problems);
+  return expander.Result(selectors);
 }
 
 std::string FormatExpansionLines(const Expansion& expansion) {
