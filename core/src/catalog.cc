@@ -50,7 +50,11 @@ uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end) {
   return XXH3_64bits(toc.data(), toc.size());
 }
 
-Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
+namespace {
+
+// The file header, checked: magic, version, sizes, bounds and the table of
+// contents' hash.
+Expected<format::FileHeader> CheckedHeader(std::span<const uint8_t> image) {
   if (image.size() < sizeof(format::FileHeader)) {
     return Corrupt("image of " + std::to_string(image.size()) +
                    " bytes is shorter than its header");
@@ -93,6 +97,42 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
     return Corrupt("table of contents fails its XXH3-64 check (expected " + Hex(header.toc_hash) +
                    ", got " + Hex(toc_hash) + "); the data is damaged");
   }
+  return header;
+}
+
+// One table-of-contents entry, checked against the catalog's bounds.
+Status CheckEntry(const format::FileHeader& header, std::span<const uint8_t> strings,
+                  const format::Entry& e, size_t i) {
+  const uint64_t total = header.total_size;
+  const std::string where = "entry " + std::to_string(i);
+  if (!ValidString(strings, e.target_id_offset, e.target_id_length) ||
+      !ValidString(strings, e.covers_offset, e.covers_length) || e.target_id_length == 0) {
+    return Corrupt(where + ": its names lie outside the string table");
+  }
+  if (e.payload_offset % format::kAlignment != 0 || e.compressed_size == 0 ||
+      !InBounds(e.payload_offset, e.compressed_size, total)) {
+    return Corrupt(where + ": its payload lies outside the catalog");
+  }
+  if (e.uncompressed_size == 0 || e.uncompressed_size > format::kMaxCodeObjectSize) {
+    return Corrupt(where + ": records an uncompressed size of " +
+                   std::to_string(e.uncompressed_size) + " bytes");
+  }
+  if (e.code_object_version < 2 || e.code_object_version > 6) {
+    return Corrupt(where + ": code object version " + std::to_string(e.code_object_version));
+  }
+  if ((e.flags & format::kEntryUsesDictionary) && header.dictionary_size == 0) {
+    return Corrupt(where + ": needs a dictionary the catalog does not have");
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
+  auto checked = CheckedHeader(image);
+  if (!checked) return checked.take_error();
+  const format::FileHeader& header = *checked;
+  const uint64_t total = header.total_size;
   Catalog catalog;
   catalog.image_ = image.subspan(0, total);
   catalog.strings_ = image.subspan(header.strings_offset, header.strings_size);
@@ -107,25 +147,8 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   for (size_t i = 0; i < catalog.entry_count_; ++i) {
     format::Entry e;
     std::memcpy(&e, image.data() + sizeof(format::FileHeader) + i * sizeof(e), sizeof(e));
-    const std::string where = "entry " + std::to_string(i);
-    if (!ValidString(catalog.strings_, e.target_id_offset, e.target_id_length) ||
-        !ValidString(catalog.strings_, e.covers_offset, e.covers_length) ||
-        e.target_id_length == 0) {
-      return Corrupt(where + ": its names lie outside the string table");
-    }
-    if (e.payload_offset % format::kAlignment != 0 || e.compressed_size == 0 ||
-        !InBounds(e.payload_offset, e.compressed_size, total)) {
-      return Corrupt(where + ": its payload lies outside the catalog");
-    }
-    if (e.uncompressed_size == 0 || e.uncompressed_size > format::kMaxCodeObjectSize) {
-      return Corrupt(where + ": records an uncompressed size of " +
-                     std::to_string(e.uncompressed_size) + " bytes");
-    }
-    if (e.code_object_version < 2 || e.code_object_version > 6) {
-      return Corrupt(where + ": code object version " + std::to_string(e.code_object_version));
-    }
-    if ((e.flags & format::kEntryUsesDictionary) && header.dictionary_size == 0) {
-      return Corrupt(where + ": needs a dictionary the catalog does not have");
+    if (Status status = CheckEntry(header, catalog.strings_, e, i); !status) {
+      return status.take_error();
     }
   }
   // The dictionary's entropy tables are built once per catalog, not once per
