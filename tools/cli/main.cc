@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   // Decided before parsing, so that a usage error is JSON too.
   bool json = false;
   for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
-  select.max_file_size = inspect.max_file_size = cli::kDefaultMaxFileSize;
+  select.max_file_size = inspect.max_file_size = isapack::kDefaultMaxFileSize;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
