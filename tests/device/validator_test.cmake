@@ -1,8 +1,9 @@
 # The build-time validator never lets a damaged code object through: a
 # truncated object (what a killed linker leaves) and an object for another
 # target are refused with a message naming the object; no output is written
-# and a stale output from an earlier build is removed. A valid object is
-# written unchanged, with no temporary file left behind.
+# and a stale output from an earlier build is removed. So are a directory, a
+# device and a version outside 2-6, each with its exact message. A valid
+# object is written unchanged, with no temporary file left behind.
 #   cmake -DVALIDATOR=<exe> -DBUILD_DIR=<build> -DWORK_DIR=<dir> -P validator_test.cmake
 cmake_minimum_required(VERSION 3.25)
 file(READ "${BUILD_DIR}/isapack-targets.json" _json)
@@ -49,6 +50,24 @@ foreach(_fraction 2 4)
   refused("${_file} cut to 1/${_fraction}" "${_truncated}" "${_target}")
 endforeach()
 refused("${_file} checked as gfx1100" "${_object}" "gfx1100")
+
+# refused_exactly(<what> <input> <version> <message>): refused with exactly
+# "isapack: code object <output>: <message>".
+function(refused_exactly what input version message)
+  set(_version ${version})
+  refused("${what}" "${input}" "${_target}")
+  execute_process(COMMAND "${VALIDATOR}" "${input}" "${_out}" "${_target}" ${version}
+    ERROR_VARIABLE _err)
+  if(NOT _err STREQUAL "isapack: code object ${_out}: ${message}\n")
+    message(FATAL_ERROR "${what}: expected\n  isapack: code object ${_out}: ${message}\ngot\n  ${_err}")
+  endif()
+endfunction()
+refused_exactly("a directory" "${WORK_DIR}" ${_version}
+  "${WORK_DIR} is a directory; this command reads one file (a code object)")
+refused_exactly("a character device" "/dev/null" ${_version}
+  "/dev/null is a character device; isapack reads regular files only (a device, FIFO or socket may never end); copy the data to a file first")
+refused_exactly("code object version 7" "${_object}" 7 "code object version '7' is not 2, 3, 4, 5 or 6")
+refused_exactly("code object version 5x" "${_object}" 5x "code object version '5x' is not 2, 3, 4, 5 or 6")
 
 execute_process(COMMAND "${VALIDATOR}" "${_object}" "${_out}" "${_target}" ${_version} RESULT_VARIABLE _result)
 execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${_object}" "${_out}" RESULT_VARIABLE _different)

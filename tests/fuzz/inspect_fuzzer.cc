@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     written += static_cast<size_t>(n);
   }
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
-  auto file = isapack::cli::OpenInputFile(path, uint64_t{1} << 20);
+  auto file = isapack::OpenInputFile(path, uint64_t{1} << 20);
   if (!file || file->bytes().size() != size) std::abort();  // a regular file within the limit
   isapack::InspectLimits limits;
   limits.max_decompressed_bundle = 1 << 20;

@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "catalog_writer.h"
 #include "code_object.h"
+#include "input_file.h"
 
 namespace {
 
@@ -33,11 +34,12 @@ using json = nlohmann::json;
   std::exit(1);
 }
 
+// A regular file of at most 1 GiB, checked before a byte is read.
 std::vector<uint8_t> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Die("cannot read " + path + ": " + std::strerror(errno));
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
+  auto file = isapack::OpenSingleInputFile(path, isapack::kDefaultMaxFileSize,
+                                           "the manifest or a code object it lists");
+  if (!file) Die(file.error().message);
+  return std::vector<uint8_t>(file->bytes().begin(), file->bytes().end());
 }
 
 void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes) {

@@ -7,14 +7,17 @@
 // embedded.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "code_object.h"
+#include "input_file.h"
 #include "isapack/device/kernels.h"
 
 namespace {
@@ -35,20 +38,25 @@ int main(int argc, char** argv) {
   const std::string input = argv[1];
   const std::string output = argv[2];
   const std::string target_text = argv[3];
-  const unsigned version = static_cast<unsigned>(std::strtoul(argv[4], nullptr, 10));
+  char* end = nullptr;
+  const unsigned long version = std::strtoul(argv[4], &end, 10);
+  if (argv[4][0] == '\0' || *end != '\0' || version < 2 || version > 6) {
+    return Fail(output,
+                std::string("code object version '") + argv[4] + "' is not 2, 3, 4, 5 or 6");
+  }
 
   isapack::CodeObjectExpectation expected;
-  expected.code_object_version = version;
+  expected.code_object_version = static_cast<unsigned>(version);
   expected.kernel_descriptors = std::vector<std::string>(
       std::begin(isapack_kernel_descriptor_names), std::end(isapack_kernel_descriptor_names));
   const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &expected.target);
   if (parse.error != isapack::TargetIdError::kOk) {
     return Fail(output, isapack::DescribeTargetIdError(target_text, parse));
   }
-  std::ifstream in(input, std::ios::binary);
-  if (!in) return Fail(output, "cannot read " + input + ": " + std::strerror(errno));
-  const std::vector<uint8_t> image((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
+  // Checked before a byte is read: a regular file of at most 1 GiB, mapped.
+  auto file = isapack::OpenSingleInputFile(input, isapack::kDefaultMaxFileSize, "a code object");
+  if (!file) return Fail(output, file.error().message);
+  const std::span<const uint8_t> image = file->bytes();
   const std::vector<std::string> problems = isapack::ValidateCodeObject(image, expected);
   if (!problems.empty()) {
     std::string message = "does not match " + target_text + " (code object v" + argv[4] + "):";

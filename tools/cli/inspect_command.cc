@@ -42,7 +42,7 @@ int RunInspect(const InspectOptions& options) {
   JsonFileStream json(options.json);
   std::vector<std::string> errors;
   bool unreadable = false, damaged = false, found = false;
-  for (const InputPath& input : ExpandInputPaths(options.files, /*accept_directories=*/true)) {
+  for (const InputPath& input : ExpandInputPaths(options.files)) {
     std::string error = input.error;
     InputFile file;
     if (error.empty()) {

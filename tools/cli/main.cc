@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
   cli::DeviceOptions devices, smoke;
   cli::VerifyOptions verify;
   cli::InspectOptions inspect;
-  select.max_file_size = inspect.max_file_size = cli::kDefaultMaxFileSize;
+  select.max_file_size = inspect.max_file_size = isapack::kDefaultMaxFileSize;
   const std::vector<Command> commands = {AddTargets(app, targets), AddExpand(app, expand),
                                          AddSelect(app, select),   AddDevices(app, devices),
                                          AddSmoke(app, smoke),     AddVerify(app, verify),

@@ -126,7 +126,8 @@ int RunSelect(const SelectOptions& options) {
   if (options.catalog_file.empty()) {
     outcome = SelectInLibrary(isa_names);
   } else {
-    auto file = OpenSingleInputFile(options.catalog_file, options.max_file_size);
+    auto file = OpenSingleInputFile(options.catalog_file, options.max_file_size,
+                                    "a libisapack or a catalog");
     if (!file) return Fail(options.json, kExitUnreadable, {"--catalog: " + file.error().message});
     auto catalog = CatalogOfFile(file->bytes(), options.catalog_file);
     if (!catalog)

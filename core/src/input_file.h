@@ -1,19 +1,20 @@
-// Opening the files a user hands the isapack command, bounded: every path is
+// Opening the files a user hands isapack (the command and the build tools),
 // checked before a byte is read. Regular files up to a limit are mapped (not
 // copied); directories are walked where a command accepts them; devices,
 // FIFOs and sockets are refused with their type named, so `/dev/zero` or a
 // FIFO can never make the command read forever.
-#ifndef ISAPACK_CLI_INPUT_FILE_H_
-#define ISAPACK_CLI_INPUT_FILE_H_
+#ifndef ISAPACK_CORE_INPUT_FILE_H_
+#define ISAPACK_CORE_INPUT_FILE_H_
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "error.h"
 
-namespace isapack::cli {
+namespace isapack {
 
 // The default largest file a command reads (--max-file-size raises it).
 inline constexpr uint64_t kDefaultMaxFileSize = uint64_t{1} << 30;
@@ -43,8 +44,10 @@ class InputFile {
 Expected<InputFile> OpenInputFile(const std::string& path, uint64_t max_size);
 
 // OpenInputFile for a command that reads exactly one file: a directory is
-// refused with a message saying so.
-Expected<InputFile> OpenSingleInputFile(const std::string& path, uint64_t max_size);
+// refused with a message naming what the command wants (`wanted`, such as
+// "a libisapack or a catalog").
+Expected<InputFile> OpenSingleInputFile(const std::string& path, uint64_t max_size,
+                                        std::string_view wanted);
 
 // One path named on the command line, resolved to the files to read.
 struct InputPath {
@@ -55,11 +58,9 @@ struct InputPath {
 // Expands command-line paths: a directory stands for every file below it, in
 // sorted order (symbolic links to directories are not followed, so links
 // cannot loop); a path that cannot be used is kept with its error so the
-// caller reports it and goes on. `accept_directories` false: a directory is
-// an error saying the command wants a file.
-std::vector<InputPath> ExpandInputPaths(const std::vector<std::string>& paths,
-                                        bool accept_directories);
+// caller reports it and goes on.
+std::vector<InputPath> ExpandInputPaths(const std::vector<std::string>& paths);
 
-}  // namespace isapack::cli
+}  // namespace isapack
 
-#endif  // ISAPACK_CLI_INPUT_FILE_H_
+#endif  // ISAPACK_CORE_INPUT_FILE_H_

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <utility>
 
-namespace isapack::cli {
+namespace isapack {
 namespace {
 
 namespace fs = std::filesystem;
@@ -161,23 +161,22 @@ Expected<InputFile> OpenInputFile(const std::string& path, uint64_t max_size) {
   return file;
 }
 
-Expected<InputFile> OpenSingleInputFile(const std::string& path, uint64_t max_size) {
-  const InputPath input = ExpandInputPaths({path}, /*accept_directories=*/false).front();
-  if (!input.error.empty()) return Unreadable(input.error);
+Expected<InputFile> OpenSingleInputFile(const std::string& path, uint64_t max_size,
+                                        std::string_view wanted) {
+  struct stat info;
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    return Unreadable(path + " is a directory; this command reads one file (" +
+                      std::string(wanted) + ")");
+  }
   return OpenInputFile(path, max_size);
 }
 
-std::vector<InputPath> ExpandInputPaths(const std::vector<std::string>& paths,
-                                        bool accept_directories) {
+std::vector<InputPath> ExpandInputPaths(const std::vector<std::string>& paths) {
   std::vector<InputPath> out;
   for (const std::string& path : paths) {
     struct stat info;
     if (stat(path.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
       out.push_back({path, ""});  // OpenInputFile names the problem
-    } else if (!accept_directories) {
-      out.push_back(
-          {path,
-           path + " is a directory; this command reads one file (a libisapack or a catalog)"});
     } else {
       Walk(path, &out);
     }
@@ -185,4 +184,4 @@ std::vector<InputPath> ExpandInputPaths(const std::vector<std::string>& paths,
   return out;
 }
 
-}  // namespace isapack::cli
+}  // namespace isapack
