@@ -1,5 +1,5 @@
-# Text helpers for the tables isapack prints (configure summary, CPack's
-# package table, the size report); usable from configure and script mode.
+# Text helpers for the tables CMake prints (CPack's package table); usable
+# from configure and script mode.
 include_guard(GLOBAL)
 
 # isapack_align(<out> <text> <width> LEFT|RIGHT): <text> padded with spaces
