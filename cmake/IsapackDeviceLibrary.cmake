@@ -81,7 +81,7 @@ function(isapack_add_code_object)
 endfunction()
 
 # isapack_write_catalog_manifest(<path> <files> <build-info-json>)
-# The input of tools/build/pack_catalog: one entry per code object of the
+# The input of tools/pipeline/pack_catalog: one entry per code object of the
 # expansion (ISAPACK_CODE_OBJECTS ...) with its validated file.
 function(isapack_write_catalog_manifest path files build_info)
   set(_entries "[]")

@@ -1,6 +1,6 @@
 # Selector expansion, glue only: the rules, messages, summary and record live
 # in C++ (core/src/expansion.cc, expansion_record.cc). Configure compiles
-# the small host program tools/build/expand_gpu_targets.cc once per build
+# the small host program tools/pipeline/expand_gpu_targets.cc once per build
 # tree (again only when its sources change) and runs it; this file passes it
 # the inputs and reads its JSON record into CMake variables.
 #
@@ -34,7 +34,7 @@ function(_isapack_expand_tool out)
     message(FATAL_ERROR "isapack: cannot generate ${_table} from targets/amdgpu-targets.json (see above)")
   endif()
   set(_sources
-    "${_src}/tools/build/expand_gpu_targets.cc"
+    "${_src}/tools/pipeline/expand_gpu_targets.cc"
     "${_src}/core/src/expansion.cc"
     "${_src}/core/src/expansion_record.cc"
     "${_src}/core/src/target_id.cc"
@@ -92,7 +92,7 @@ function(_isapack_expand_tool out)
       file(REMOVE "${_tool}.tmp")
       message(FATAL_ERROR
         "isapack: the C++ compiler ${CMAKE_CXX_COMPILER} could not build the selector expansion program "
-        "(tools/build/expand_gpu_targets.cc), which configure runs:\n${_output}\n"
+        "(tools/pipeline/expand_gpu_targets.cc), which configure runs:\n${_output}\n"
         "Install a C++20 compiler for this machine (Debian: g++), or set ISAPACK_EXPAND_TOOL to a built one.")
     endif()
     file(RENAME "${_tool}.tmp" "${_tool}")

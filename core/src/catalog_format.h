@@ -1,5 +1,5 @@
 // The on-disk layout of isapack's embedded catalog: a table of contents and
-// one zstd frame per code object. Written by tools/build/pack_catalog.cc at
+// one zstd frame per code object. Written by tools/pipeline/pack_catalog.cc at
 // build time, embedded in libisapack's .isapack_catalog section, read by
 // catalog.cc. All integers are little-endian.
 //

@@ -1,5 +1,5 @@
 // Selector expansion: the project's one engine. Configure runs it (through
-// tools/build/expand_gpu_targets.cc, cmake/IsapackExpand.cmake), and so do
+// tools/pipeline/expand_gpu_targets.cc, cmake/IsapackExpand.cmake), and so do
 // `isapack expand` and the tests. It turns a packager's GPU selectors into
 // the smallest set of code objects the configured LLVM can build.
 //

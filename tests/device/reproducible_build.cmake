@@ -60,7 +60,7 @@ function(_check_objects_after what)
       set(_object_version 6)
     endif()
     execute_process(
-      COMMAND "${_tree}/tools/build/isapack_validate_code_object" "${_object}" "${_tree}/check.hsaco" "${_target}"
+      COMMAND "${_tree}/tools/pipeline/isapack_validate_code_object" "${_object}" "${_tree}/check.hsaco" "${_target}"
         ${_object_version}
       RESULT_VARIABLE _bad OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
     if(_bad)

@@ -15,7 +15,7 @@ set(_search_dirs
   core/src core/include
   device_library/include device_library/host
   runtime/src runtime/include
-  tools/cli tools/build)
+  tools/cli tools/pipeline)
 
 function(_layer_of path out)
   string(REGEX MATCH "^[^/]+" _top "${path}")
