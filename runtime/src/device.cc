@@ -100,6 +100,39 @@ uint64_t WorkUnits(uintptr_t address, uint64_t length, bool wide) {
   return blocks + (length - blocks * 16);
 }
 
+// The GPU agent the options name (by UUID, else by ordinal), or an error
+// listing the agents there are.
+Expected<const GpuAgent*> ChooseAgent(const AgentSet& agents,
+                                      const isapack_device_options_t& options,
+                                      const std::string& hsa_path) {
+  if (agents.gpus.empty()) {
+    return MakeError(
+        ISAPACK_STATUS_NO_DEVICE,
+        "the HSA runtime (" + hsa_path +
+            ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
+            "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
+  }
+  if (!agents.has_cpu)
+    return MakeError(ISAPACK_STATUS_HSA_ERROR, "the HSA runtime reports no CPU agent");
+  std::string available;
+  for (const GpuAgent& gpu : agents.gpus) {
+    available += (available.empty() ? "" : ", ") + std::to_string(gpu.ordinal) + ": " + gpu.uuid +
+                 " (" + gpu.name + ")";
+  }
+  if (options.agent_uuid != nullptr && options.agent_uuid[0] != '\0') {
+    for (const GpuAgent& gpu : agents.gpus) {
+      if (gpu.uuid == options.agent_uuid) return &gpu;
+    }
+    return MakeError(ISAPACK_STATUS_NOT_FOUND, "no GPU agent has UUID '" +
+                                                   std::string(options.agent_uuid) +
+                                                   "'; the agents are " + available);
+  }
+  if (options.agent_ordinal < agents.gpus.size()) return &agents.gpus[options.agent_ordinal];
+  return MakeError(ISAPACK_STATUS_NOT_FOUND, "GPU agent ordinal " +
+                                                 std::to_string(options.agent_ordinal) +
+                                                 " does not exist; the agents are " + available);
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<Device>> Device::Create(const isapack_device_options_t& options) {
@@ -121,38 +154,9 @@ Status Device::Initialize(const isapack_device_options_t& options) {
 
   auto agents = EnumerateAgents(*hsa_);
   if (!agents) return agents.take_error();
-  if (agents->gpus.empty()) {
-    return MakeError(
-        ISAPACK_STATUS_NO_DEVICE,
-        "the HSA runtime (" + hsa_->path() +
-            ") reports no GPU agent; if this machine has an AMD GPU, this ROCr may be too old "
-            "for it (Debian 12's ROCr 5.2.3 knows GPUs up to gfx1035)");
-  }
-  if (!agents->has_cpu)
-    return MakeError(ISAPACK_STATUS_HSA_ERROR, "the HSA runtime reports no CPU agent");
-  std::string available;
-  for (const GpuAgent& gpu : agents->gpus) {
-    available += (available.empty() ? "" : ", ") + std::to_string(gpu.ordinal) + ": " + gpu.uuid +
-                 " (" + gpu.name + ")";
-  }
-  const GpuAgent* chosen = nullptr;
-  if (options.agent_uuid != nullptr && options.agent_uuid[0] != '\0') {
-    for (const GpuAgent& gpu : agents->gpus) {
-      if (gpu.uuid == options.agent_uuid) chosen = &gpu;
-    }
-    if (chosen == nullptr) {
-      return MakeError(ISAPACK_STATUS_NOT_FOUND, "no GPU agent has UUID '" +
-                                                     std::string(options.agent_uuid) +
-                                                     "'; the agents are " + available);
-    }
-  } else if (options.agent_ordinal < agents->gpus.size()) {
-    chosen = &agents->gpus[options.agent_ordinal];
-  } else {
-    return MakeError(ISAPACK_STATUS_NOT_FOUND, "GPU agent ordinal " +
-                                                   std::to_string(options.agent_ordinal) +
-                                                   " does not exist; the agents are " + available);
-  }
-  agent_ = *chosen;
+  auto chosen = ChooseAgent(*agents, options, hsa_->path());
+  if (!chosen) return chosen.take_error();
+  agent_ = **chosen;
   cpu_agent_ = agents->cpu;
   for (const std::string& name : agent_.isa_names)
     isa_names_ += (isa_names_.empty() ? "" : " ") + name;
@@ -161,7 +165,18 @@ Status Device::Initialize(const isapack_device_options_t& options) {
   if (Status status = ResolveKernels(); !status) return status;
   if (Status status = FindMemoryPools(); !status) return status;
 
-  uint32_t packets = options.queue_packets ? options.queue_packets : kDefaultQueuePackets;
+  if (Status status = CreateQueue(options.queue_packets); !status) return status;
+  uint64_t frequency = 0;
+  if (hsa_->api().hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) ==
+          HSA_STATUS_SUCCESS &&
+      frequency != 0) {
+    timestamp_frequency_ = frequency;
+  }
+  return {};
+}
+
+Status Device::CreateQueue(uint32_t requested_packets) {
+  uint32_t packets = requested_packets ? requested_packets : kDefaultQueuePackets;
   if (agent_.queue_max_size != 0) packets = std::min(packets, agent_.queue_max_size);
   if (packets == 0 || (packets & (packets - 1)) != 0) {
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
@@ -173,12 +188,6 @@ Status Device::Initialize(const isapack_device_options_t& options) {
   if (status != HSA_STATUS_SUCCESS) {
     queue_ = nullptr;
     return Hsa(*hsa_, "creating an AQL queue on " + agent_.name, status);
-  }
-  uint64_t frequency = 0;
-  if (hsa_->api().hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) ==
-          HSA_STATUS_SUCCESS &&
-      frequency != 0) {
-    timestamp_frequency_ = frequency;
   }
   return {};
 }

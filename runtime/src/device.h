@@ -61,6 +61,7 @@ class Device {
 
   Device() = default;
   Status Initialize(const isapack_device_options_t& options);
+  Status CreateQueue(uint32_t requested_packets);
   Status SelectAndLoad();
   Status ResolveKernels();
   Status FindMemoryPools();

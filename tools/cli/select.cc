@@ -86,6 +86,81 @@ Outcome SelectInCatalog(const Catalog& catalog, const std::vector<TargetId>& isa
   return outcome;
 }
 
+// A ROCr with generic support (>= 6.4) lists each processor's generic ISA
+// after its own: adds those to *isas, and returns their names.
+std::vector<std::string> AddListedGenericIsas(std::vector<TargetId>* isas) {
+  std::vector<std::string> added;
+  const std::vector<TargetId> given = *isas;
+  for (const TargetId& isa : given) {
+    const std::optional<TargetId> listed = GenericIsaOf(isa);
+    if (!listed) continue;
+    const TargetId& generic = *listed;
+    bool present = false;
+    for (const TargetId& existing : *isas) present = present || existing.generic == generic.generic;
+    if (!present) {
+      isas->push_back(generic);
+      added.push_back(generic.ToIsaName());
+    }
+  }
+  return added;
+}
+
+void PrintSelectJson(const Outcome& outcome, const std::vector<std::string>& isa_names,
+                     const std::vector<std::string>& added, int exit_code) {
+  nlohmann::json selected = nullptr;
+  if (outcome.entry != ISAPACK_NO_ENTRY) {
+    selected = {{"entry", outcome.entry},
+                {"target_id", outcome.target_id},
+                {"code_object_version", outcome.code_object_version}};
+    if (!outcome.retargeted_to.empty()) {
+      selected["retargeted_to"] = outcome.retargeted_to;
+      selected["loaded_code_object_version"] = kRetargetCodeObjectVersion;
+    }
+  }
+  PrintJsonOutcome(
+      {{"schema", 1},
+       {"isa_names", isa_names},
+       {"generic_isas_assumed", added},
+       {"selected", selected},
+       {"selection_status", isapack_status_code_name(outcome.code)},
+       {"message", outcome.message},
+       {"trace", outcome.trace}},
+      exit_code, exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
+}
+
+void PrintSelectText(const Outcome& outcome, const std::vector<std::string>& isa_names,
+                     const std::vector<std::string>& added, const char* source) {
+  if (outcome.entry != ISAPACK_NO_ENTRY) {
+    std::cout << outcome.target_id;
+    if (!outcome.retargeted_to.empty()) {
+      std::cout << ", retargeted to " << outcome.retargeted_to
+                << " for a ROCr without generic support";
+    }
+    std::cout << "\n  " << isa_names.front() << " gets " << outcome.target_id << " (code object v"
+              << outcome.code_object_version << ", entry " << outcome.entry << " of " << source
+              << ")";
+    if (!outcome.retargeted_to.empty()) {
+      std::cout << ", rewritten at load time as " << outcome.retargeted_to << " (code object v"
+                << kRetargetCodeObjectVersion << ")";
+    }
+    std::cout << "\n";
+  } else {
+    std::cout << "no code object\n";
+  }
+  for (const std::string& isa : added) {
+    std::cout << "  assuming ROCr >= 6.4, which also lists " << isa
+              << " (use --as-listed to take the ISA list as given)\n";
+  }
+  std::cout << "Selection trace:\n";
+  size_t start = 0;
+  while (start < outcome.trace.size()) {
+    const size_t end = outcome.trace.find('\n', start);
+    std::cout << "  " << outcome.trace.substr(start, end - start) << "\n";
+    start = end == std::string::npos ? outcome.trace.size() : end + 1;
+  }
+  if (outcome.entry == ISAPACK_NO_ENTRY) PrintError(outcome.message);
+}
+
 }  // namespace
 
 int RunSelect(const SelectOptions& options) {
@@ -97,24 +172,9 @@ int RunSelect(const SelectOptions& options) {
       return Fail(options.json, kExitUsage, {DescribeTargetIdError(name, parse)});
     isas.push_back(id);
   }
-  // A ROCr with generic support (>= 6.4) lists each processor's generic ISA
-  // after its own; model that unless asked to take the list as given.
-  std::vector<std::string> added;
-  if (!options.as_listed) {
-    const std::vector<TargetId> given = isas;
-    for (const TargetId& isa : given) {
-      const std::optional<TargetId> listed = GenericIsaOf(isa);
-      if (!listed) continue;
-      const TargetId& generic = *listed;
-      bool present = false;
-      for (const TargetId& existing : isas)
-        present = present || existing.generic == generic.generic;
-      if (!present) {
-        isas.push_back(generic);
-        added.push_back(generic.ToIsaName());
-      }
-    }
-  }
+  // Unless asked to take the list as given, model a ROCr with generic support.
+  const std::vector<std::string> added =
+      options.as_listed ? std::vector<std::string>{} : AddListedGenericIsas(&isas);
   if (isas.size() > kMaxAgentIsas) {
     return Fail(options.json, kExitUsage,
                 {"an agent lists at most " + std::to_string(kMaxAgentIsas) + " ISAs"});
@@ -135,60 +195,12 @@ int RunSelect(const SelectOptions& options) {
     outcome = SelectInCatalog(*catalog, isas);
   }
   NoteRetargeting(isas, &outcome);
-  const char* source =
-      options.catalog_file.empty() ? "this build" : "the catalog of the given file";
   const int exit_code = outcome.entry != ISAPACK_NO_ENTRY ? kExitOk : kExitFailure;
   if (options.json) {
-    nlohmann::json selected = nullptr;
-    if (outcome.entry != ISAPACK_NO_ENTRY) {
-      selected = {{"entry", outcome.entry},
-                  {"target_id", outcome.target_id},
-                  {"code_object_version", outcome.code_object_version}};
-      if (!outcome.retargeted_to.empty()) {
-        selected["retargeted_to"] = outcome.retargeted_to;
-        selected["loaded_code_object_version"] = kRetargetCodeObjectVersion;
-      }
-    }
-    PrintJsonOutcome(
-        {{"schema", 1},
-         {"isa_names", isa_names},
-         {"generic_isas_assumed", added},
-         {"selected", selected},
-         {"selection_status", isapack_status_code_name(outcome.code)},
-         {"message", outcome.message},
-         {"trace", outcome.trace}},
-        exit_code,
-        exit_code == kExitOk ? std::vector<std::string>{} : std::vector{outcome.message});
+    PrintSelectJson(outcome, isa_names, added, exit_code);
   } else {
-    if (outcome.entry != ISAPACK_NO_ENTRY) {
-      std::cout << outcome.target_id;
-      if (!outcome.retargeted_to.empty()) {
-        std::cout << ", retargeted to " << outcome.retargeted_to
-                  << " for a ROCr without generic support";
-      }
-      std::cout << "\n  " << isa_names.front() << " gets " << outcome.target_id << " (code object v"
-                << outcome.code_object_version << ", entry " << outcome.entry << " of " << source
-                << ")";
-      if (!outcome.retargeted_to.empty()) {
-        std::cout << ", rewritten at load time as " << outcome.retargeted_to << " (code object v"
-                  << kRetargetCodeObjectVersion << ")";
-      }
-      std::cout << "\n";
-    } else {
-      std::cout << "no code object\n";
-    }
-    for (const std::string& isa : added) {
-      std::cout << "  assuming ROCr >= 6.4, which also lists " << isa
-                << " (use --as-listed to take the ISA list as given)\n";
-    }
-    std::cout << "Selection trace:\n";
-    size_t start = 0;
-    while (start < outcome.trace.size()) {
-      const size_t end = outcome.trace.find('\n', start);
-      std::cout << "  " << outcome.trace.substr(start, end - start) << "\n";
-      start = end == std::string::npos ? outcome.trace.size() : end + 1;
-    }
-    if (outcome.entry == ISAPACK_NO_ENTRY) PrintError(outcome.message);
+    PrintSelectText(outcome, isa_names, added,
+                    options.catalog_file.empty() ? "this build" : "the catalog of the given file");
   }
   return exit_code;
 }

@@ -54,9 +54,8 @@ std::string Pad(std::string text, size_t width) {
   return text + " ";
 }
 
-}  // namespace
-
-int RunTargets(const TargetsOptions& options) {
+// The processors this build covers (names without features).
+std::set<std::string> CoveredProcessors() {
   const json build = BuildInfo();
   std::set<std::string> covered;
   if (build.is_object()) {
@@ -65,12 +64,13 @@ int RunTargets(const TargetsOptions& options) {
       covered.insert(id.substr(0, id.find(':')));
     }
   }
-  json processors = json::array(), generics = json::array(), families = json::array(),
-       bundles = json::array();
-  std::string text =
-      "Exact targets, what this build covers and the code object a device would load\n"
-      "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
-  text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "product\n";
+  return covered;
+}
+
+// The exact targets: their JSON, and their table rows appended to *text.
+json ProcessorTable(const std::set<std::string>& covered, std::string* text) {
+  json processors = json::array();
+  *text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "product\n";
   for (const ProcessorInfo& p : Processors()) {
     const std::string code_object = CodeObjectFor(p);
     const bool is_covered = covered.count(std::string(p.name)) != 0;
@@ -91,10 +91,15 @@ int RunTargets(const TargetsOptions& options) {
          {"product", std::string(p.product)},
          {"covered", is_covered},
          {"code_object", code_object.empty() ? json(nullptr) : json(code_object)}});
-    text += "  " + Pad(std::string(p.name), 9) + Pad(is_covered ? "yes" : "-", 8) +
-            Pad(code_object.empty() ? "-" : code_object, 16) + std::string(p.product) + "\n";
+    *text += "  " + Pad(std::string(p.name), 9) + Pad(is_covered ? "yes" : "-", 8) +
+             Pad(code_object.empty() ? "-" : code_object, 16) + std::string(p.product) + "\n";
   }
-  text += "\nGeneric targets (code object v6):\n";
+  return processors;
+}
+
+// The generic targets: their JSON, and their rows appended to *text.
+json GenericTable(std::string* text) {
+  json generics = json::array();
   for (const GenericInfo& g : Generics()) {
     char mach[8];
     std::snprintf(mach, sizeof(mach), "0x%02x", g.mach);
@@ -102,10 +107,23 @@ int RunTargets(const TargetsOptions& options) {
                         {"mach", mach},
                         {"llvm", g.llvm},
                         {"members", Names(g.members)}});
-    text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
+    *text += "  " + Pad(std::string(g.name), 16) + Join(Names(g.members)) + "\n";
   }
+  return generics;
+}
+
+}  // namespace
+
+int RunTargets(const TargetsOptions& options) {
+  std::string text =
+      "Exact targets, what this build covers and the code object a device would load\n"
+      "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
+  const json processors = ProcessorTable(CoveredProcessors(), &text);
+  text += "\nGeneric targets (code object v6):\n";
+  const json generics = GenericTable(&text);
   text += "\nFamilies (TheRock):\n";
   std::string bundle_text = "\nBundles:\n";
+  json families = json::array(), bundles = json::array();
   for (const GroupInfo& g : Groups()) {
     json entry = {{"name", std::string(g.name)}, {"members", Names(g.members)}};
     if (g.kind == GroupKind::kBundle) {

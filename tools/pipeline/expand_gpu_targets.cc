@@ -42,9 +42,9 @@ int Usage(const std::string& problem) {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The options, each given once with a value; "" when they are, else the
+// usage problem (and *values is incomplete).
+std::string ParseOptions(int argc, char** argv, std::map<std::string, std::string>* values) {
   static const char* const kOptions[] = {"--record",
                                          "--selectors",
                                          "--from",
@@ -57,24 +57,53 @@ int main(int argc, char** argv) {
                                          "--compiler",
                                          "--compiler-version",
                                          "--probe"};
-  std::map<std::string, std::string> values;
   for (int i = 1; i < argc; i += 2) {
     const std::string name = argv[i];
     if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
-      return Usage("unknown option '" + name + "'");
+      return "unknown option '" + name + "'";
     }
-    if (i + 1 >= argc) return Usage(name + " needs a value");
-    values[name] = argv[i + 1];
+    if (i + 1 >= argc) return name + " needs a value";
+    (*values)[name] = argv[i + 1];
   }
   for (const char* name : kOptions) {
-    if (values.count(name) == 0) return Usage(std::string(name) + " is missing");
+    if (values->count(name) == 0) return std::string(name) + " is missing";
   }
+  return "";
+}
+
+// Writes the record through a temporary file and a rename.
+bool WriteRecord(const std::string& record_path, const std::string& text) {
+  const std::string temporary = record_path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) {
+      std::cerr << "cannot write " << temporary << "\n";
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), record_path.c_str()) != 0) {
+    std::cerr << "cannot rename " << temporary << " to " << record_path << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> values;
+  const std::string problem = ParseOptions(argc, argv, &values);
+  if (!problem.empty()) return Usage(problem);
   unsigned llvm_major = 0;
   try {
     llvm_major = static_cast<unsigned>(std::stoul(values["--llvm-major"]));
   } catch (const std::exception&) {
     return Usage("--llvm-major '" + values["--llvm-major"] + "' is not a number");
   }
+  if (values["--strict"] != "ON" && values["--strict"] != "OFF")
+    return Usage("--strict takes ON or OFF");
 
   isapack::ExpansionContext context;
   context.selectors = SplitList(values["--selectors"]);
@@ -90,8 +119,6 @@ int main(int argc, char** argv) {
   options.code_object_version = values["--code-object-version"];
   options.supported = SplitList(values["--supported"]);
   options.llvm_major = llvm_major;
-  if (values["--strict"] != "ON" && values["--strict"] != "OFF")
-    return Usage("--strict takes ON or OFF");
   options.strict = values["--strict"] == "ON";
 
   const std::string& record_path = values["--record"];
@@ -102,20 +129,8 @@ int main(int argc, char** argv) {
               << "\n";
     return 1;
   }
-  const std::string temporary = record_path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << isapack::ExpansionRecordText(context, options, *expansion);
-    if (!out.flush()) {
-      std::cerr << "cannot write " << temporary << "\n";
-      std::remove(temporary.c_str());
-      return 1;
-    }
-  }
-  if (std::rename(temporary.c_str(), record_path.c_str()) != 0) {
-    std::cerr << "cannot rename " << temporary << " to " << record_path << "\n";
+  if (!WriteRecord(record_path, isapack::ExpansionRecordText(context, options, *expansion)))
     return 1;
-  }
   for (const std::string& line : isapack::ExpansionSummary(context, options, *expansion))
     std::cout << line << "\n";
   return 0;

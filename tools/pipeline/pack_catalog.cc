@@ -56,29 +56,8 @@ void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& by
   }
 }
 
-}  // namespace
-
-int Pack(int argc, char** argv);
-
-int main(int argc, char** argv) {
-  try {
-    return Pack(argc, argv);
-  } catch (const std::exception& e) {
-    Die(e.what());
-  }
-}
-
-int Pack(int argc, char** argv) {
-  if (argc != 4) {
-    std::cerr << "usage: " << argv[0] << " <manifest.json> <catalog.bin> <report.json>\n";
-    return 2;
-  }
-  json manifest;
-  try {
-    manifest = json::parse(ReadFile(argv[1]));
-  } catch (const json::exception& e) {
-    Die(std::string(argv[1]) + ": " + e.what());
-  }
+// The manifest's code objects, read and checked (each must have an ELF header).
+std::vector<CatalogInput> ReadInputs(const json& manifest) {
   std::vector<CatalogInput> inputs;
   for (const json& entry : manifest.at("entries")) {
     CatalogInput input;
@@ -94,20 +73,22 @@ int Pack(int argc, char** argv) {
     inputs.push_back(std::move(input));
   }
   if (inputs.empty()) Die("the manifest lists no code objects");
-  const std::string build_info = manifest.at("build_info").dump();
-  const int base_level = manifest.at("zstd_level").get<int>();
+  return inputs;
+}
 
-  // Candidates: the configured level, the maximum level, and each with a
-  // dictionary of a few sizes. The smallest total (dictionary included) wins;
-  // ties keep the simpler encoding (earlier in this list).
-  json report;
-  report["candidates"] = json::array();
+// Candidates: the configured level, the maximum level, and the configured
+// level with a dictionary of a few sizes. The smallest total (dictionary
+// included) wins; ties keep the simpler encoding (earlier in this list).
+// Every candidate is recorded in report["candidates"].
+CatalogEncoding SmallestEncoding(const std::vector<CatalogInput>& inputs, int base_level,
+                                 json* report) {
+  (*report)["candidates"] = json::array();
   std::vector<CatalogEncoding> candidates;
   std::vector<int> levels = {base_level};
   if (ZSTD_maxCLevel() != base_level) levels.push_back(ZSTD_maxCLevel());
   for (int level : levels) {
     candidates.push_back(isapack::EncodeCatalog(inputs, level));
-    report["candidates"].push_back(
+    (*report)["candidates"].push_back(
         {{"level", level}, {"dictionary_bytes", 0}, {"total_bytes", candidates.back().total()}});
   }
   size_t sample_bytes = 0;
@@ -117,23 +98,25 @@ int Pack(int argc, char** argv) {
     std::string reason;
     auto dictionary = isapack::TrainDictionary(inputs, capacity, &reason);
     if (!dictionary) {
-      report["candidates"].push_back({{"dictionary_capacity", capacity}, {"error", reason}});
+      (*report)["candidates"].push_back({{"dictionary_capacity", capacity}, {"error", reason}});
       continue;
     }
     candidates.push_back(isapack::EncodeCatalog(inputs, base_level, *dictionary));
-    report["candidates"].push_back({{"level", base_level},
-                                    {"dictionary_capacity", capacity},
-                                    {"dictionary_bytes", candidates.back().dictionary.size()},
-                                    {"total_bytes", candidates.back().total()}});
+    (*report)["candidates"].push_back({{"level", base_level},
+                                       {"dictionary_capacity", capacity},
+                                       {"dictionary_bytes", candidates.back().dictionary.size()},
+                                       {"total_bytes", candidates.back().total()}});
   }
   size_t best = 0;
   for (size_t i = 1; i < candidates.size(); ++i) {
     if (candidates[i].total() < candidates[best].total()) best = i;
   }
-  const CatalogEncoding& chosen = candidates[best];
-  const std::vector<uint8_t> catalog = isapack::LayoutCatalog(inputs, chosen, build_info);
+  return std::move(candidates[best]);
+}
 
-  // Read back what was written before installing it.
+// Reads back what was laid out before it is installed: it must parse and
+// each entry decompress to its code object.
+void CheckRoundTrip(const std::vector<uint8_t>& catalog, const std::vector<CatalogInput>& inputs) {
   auto parsed = isapack::Catalog::Parse(catalog);
   if (!parsed) Die("the packed catalog does not parse: " + parsed.error().message);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -143,6 +126,26 @@ int Pack(int argc, char** argv) {
       Die(inputs[i].target_id + ": does not decompress to its code object");
     }
   }
+}
+
+int Pack(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "usage: " << argv[0] << " <manifest.json> <catalog.bin> <report.json>\n";
+    return 2;
+  }
+  json manifest;
+  try {
+    manifest = json::parse(ReadFile(argv[1]));
+  } catch (const json::exception& e) {
+    Die(std::string(argv[1]) + ": " + e.what());
+  }
+  const std::vector<CatalogInput> inputs = ReadInputs(manifest);
+  const std::string build_info = manifest.at("build_info").dump();
+  json report;
+  const CatalogEncoding chosen =
+      SmallestEncoding(inputs, manifest.at("zstd_level").get<int>(), &report);
+  const std::vector<uint8_t> catalog = isapack::LayoutCatalog(inputs, chosen, build_info);
+  CheckRoundTrip(catalog, inputs);
   WriteFileAtomically(argv[2], catalog);
 
   size_t uncompressed = 0;
@@ -163,4 +166,14 @@ int Pack(int argc, char** argv) {
   const std::string text = report.dump(2) + "\n";
   WriteFileAtomically(argv[3], std::vector<uint8_t>(text.begin(), text.end()));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Pack(argc, argv);
+  } catch (const std::exception& e) {
+    Die(e.what());
+  }
 }
