@@ -9,7 +9,22 @@
 # this machine.
 
 include("${CMAKE_CURRENT_LIST_DIR}/IsapackJson.cmake")
-set(_ISAPACK_EXPAND_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+get_filename_component(_ISAPACK_EXPAND_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+# _isapack_compile_all(<what> COMMAND... ): runs the compiler commands at
+# once (execute_process runs its COMMANDs concurrently) and stops configure
+# with their output when one fails.
+function(_isapack_compile_all what)
+  execute_process(${ARGN} RESULTS_VARIABLE _results OUTPUT_VARIABLE _output ERROR_VARIABLE _output)
+  foreach(_r IN LISTS _results)
+    if(NOT _r EQUAL 0)
+      message(FATAL_ERROR
+        "isapack: the C++ compiler ${CMAKE_CXX_COMPILER} could not build ${what}, which configure "
+        "runs:\n${_output}\n"
+        "Install a C++20 compiler for this machine (Debian: g++), or set ISAPACK_EXPAND_TOOL to a built one.")
+    endif()
+  endforeach()
+endfunction()
 
 # _isapack_expand_tool(<out>): the program's path, built when missing or stale.
 function(_isapack_expand_tool out)
@@ -25,30 +40,26 @@ function(_isapack_expand_tool out)
     return()
   endif()
   set(_src "${_ISAPACK_EXPAND_SOURCE_DIR}")
-  set(_table "${_dir}/generated/isapack/generated/target_table.inc")
-  execute_process(
-    COMMAND "${CMAKE_COMMAND}" "-DDATA=${_src}/targets/amdgpu-targets.json" "-DOUTPUT=${_table}"
-      -P "${_src}/cmake/IsapackGenerateTargetTable.cmake"
-    RESULT_VARIABLE _result)
-  if(NOT _result EQUAL 0)
-    message(FATAL_ERROR "isapack: cannot generate ${_table} from targets/amdgpu-targets.json (see above)")
-  endif()
+  set(_data "${_src}/targets/amdgpu-targets.json")
+  set(_generator_source "${_src}/targets/generate_target_table.cc")
+  # target_table.cc includes the generated table; the others only its header.
   set(_sources
     "${_src}/tools/pipeline/expand_gpu_targets.cc"
     "${_src}/core/src/expansion.cc"
     "${_src}/core/src/expansion_record.cc"
-    "${_src}/core/src/target_id.cc"
-    "${_src}/core/src/target_table.cc")
+    "${_src}/core/src/target_id.cc")
+  set(_table_source "${_src}/core/src/target_table.cc")
   file(GLOB _headers "${_src}/core/src/*.h" "${_src}/core/include/isapack/*.h")
-  # The stamp: compiler and the content of everything compiled in.
+  # The stamp: compiler and the content of everything compiled in or read.
   set(_stamp_text "${CMAKE_CXX_COMPILER}")
-  foreach(_file IN LISTS _sources _headers _table)
+  foreach(_file IN LISTS _sources _table_source _headers _data _generator_source)
     file(SHA256 "${_file}" _hash)
     string(APPEND _stamp_text "\n${_hash}")
   endforeach()
   string(SHA256 _stamp "${_stamp_text}")
   if(NOT CMAKE_SCRIPT_MODE_FILE)  # a change reconfigures, which rebuilds the program
-    set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_sources} ${_headers})
+    set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+      ${_sources} ${_table_source} ${_headers} "${_data}" "${_generator_source}")
   endif()
   set(_stamp_file "${_dir}/stamp")
   if(EXISTS "${_stamp_file}" AND EXISTS "${_tool}")
@@ -59,42 +70,31 @@ function(_isapack_expand_tool out)
   if(NOT _old STREQUAL _stamp)
     string(TIMESTAMP _t0 "%s%f")
     file(REMOVE "${_tool}" "${_stamp_file}")
-    # Each file compiles in its own process, all at once (execute_process
-    # runs its COMMANDs concurrently), then one link.
-    set(_compiles)
+    file(MAKE_DIRECTORY "${_dir}/generated/isapack/generated")
+    set(_flags -std=c++20 -O0 -w "-I${_src}/core/src" "-I${_src}/core/include" "-I${_dir}/generated")
+    # First the table generator and every source that does not need the
+    # table, then the table, then the source that includes it, then one link.
+    set(_generator "${_dir}/isapack-generate-target-table")
+    set(_compiles COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -O0 -w "${_generator_source}" -o "${_generator}")
     set(_objects)
     foreach(_source IN LISTS _sources)
       get_filename_component(_stem "${_source}" NAME_WE)
       list(APPEND _objects "${_dir}/${_stem}.o")
-      list(APPEND _compiles COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -O0 -w
-        "-I${_src}/core/src" "-I${_src}/core/include" "-I${_dir}/generated"
-        -c "${_source}" -o "${_dir}/${_stem}.o")
+      list(APPEND _compiles COMMAND "${CMAKE_CXX_COMPILER}" ${_flags} -c "${_source}" -o "${_dir}/${_stem}.o")
     endforeach()
-    execute_process(${_compiles}
-      RESULTS_VARIABLE _results
-      OUTPUT_VARIABLE _output
-      ERROR_VARIABLE _output)
-    set(_result 0)
-    foreach(_r IN LISTS _results)
-      if(NOT _r EQUAL 0)
-        set(_result "${_r}")
-      endif()
-    endforeach()
-    if(_result EQUAL 0)
-      execute_process(
-        COMMAND "${CMAKE_CXX_COMPILER}" ${_objects} -o "${_tool}.tmp"
-        RESULT_VARIABLE _result
-        OUTPUT_VARIABLE _output
-        ERROR_VARIABLE _output)
-    endif()
-    file(REMOVE ${_objects})
+    _isapack_compile_all("the selector expansion program (tools/pipeline/expand_gpu_targets.cc)" ${_compiles})
+    set(_table "${_dir}/generated/isapack/generated/target_table.inc")
+    execute_process(COMMAND "${_generator}" "${_data}" "${_table}"
+      RESULT_VARIABLE _result ERROR_VARIABLE _error)
     if(NOT _result EQUAL 0)
-      file(REMOVE "${_tool}.tmp")
-      message(FATAL_ERROR
-        "isapack: the C++ compiler ${CMAKE_CXX_COMPILER} could not build the selector expansion program "
-        "(tools/pipeline/expand_gpu_targets.cc), which configure runs:\n${_output}\n"
-        "Install a C++20 compiler for this machine (Debian: g++), or set ISAPACK_EXPAND_TOOL to a built one.")
+      message(FATAL_ERROR "isapack: targets/amdgpu-targets.json: ${_error}")
     endif()
+    list(APPEND _objects "${_dir}/target_table.o")
+    _isapack_compile_all("the selector expansion program (tools/pipeline/expand_gpu_targets.cc)"
+      COMMAND "${CMAKE_CXX_COMPILER}" ${_flags} -c "${_table_source}" -o "${_dir}/target_table.o")
+    _isapack_compile_all("the selector expansion program (tools/pipeline/expand_gpu_targets.cc)"
+      COMMAND "${CMAKE_CXX_COMPILER}" ${_objects} -o "${_tool}.tmp")
+    file(REMOVE ${_objects})
     file(RENAME "${_tool}.tmp" "${_tool}")
     file(WRITE "${_stamp_file}" "${_stamp}")
     string(TIMESTAMP _t1 "%s%f")

@@ -1,5 +1,5 @@
 // The AMDGPU target facts, as a constant table generated at build time from
-// targets/amdgpu-targets.json (see cmake/IsapackGenerateTargetTable.cmake).
+// targets/amdgpu-targets.json (see targets/generate_target_table.cc).
 // Every lookup in the runtime and the CLI goes through this file; nothing
 // keeps a second list.
 #ifndef ISAPACK_CORE_TARGET_TABLE_H_

@@ -11,7 +11,8 @@
 //   MAKE_CATALOG   isapack_test_catalog
 //   OFFLOAD_BUNDLER clang-offload-bundler (Debian: clang-tools-19)
 //   CLANG, LLD     clang and ld.lld of the device LLVM (HIP compiles)
-//   LLVM_AR, LLVM_OBJCOPY  llvm-ar and llvm-objcopy of that LLVM (llvm-19)
+//   LLVM_AR, LLVM_OBJCOPY, LLVM_READELF  llvm-ar, llvm-objcopy and llvm-readelf of
+//                  that LLVM (llvm-19)
 //   BUILD_DIR      the build tree (build-tree runs only)
 #ifndef ISAPACK_TESTS_SUPPORT_TEST_PATHS_H_
 #define ISAPACK_TESTS_SUPPORT_TEST_PATHS_H_

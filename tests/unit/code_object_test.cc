@@ -46,6 +46,9 @@ TEST(CodeObjectFlags, EncodeMachineFeaturesAndGenericVersionAsLlvmDoes) {
   EXPECT_EQ(CodeObjectFlags(Target("gfx90a:xnack+")), 0x73fu);
   EXPECT_EQ(CodeObjectFlags(Target("gfx90a:sramecc-:xnack-")), 0xa3fu);
   EXPECT_EQ(CodeObjectFlags(Target("gfx942:sramecc+:xnack+")), 0xf4cu);
+  // The values ../shared/reference/amdgpu-targets.md documents (clang-19).
+  EXPECT_EQ(CodeObjectFlags(Target("gfx942")), 0x54cu);
+  EXPECT_EQ(CodeObjectFlags(Target("gfx9-generic")), 0x01000151u);
   EXPECT_EQ(CodeObjectFlags(Target("gfx9-generic:xnack-")), 0x01000251u);
   EXPECT_EQ(CodeObjectFlags(Target("gfx11-generic")), 0x01000054u);
   EXPECT_EQ(CodeObjectFlags(Target("gfx11-generic"), 2), 0x02000054u);
