@@ -47,6 +47,7 @@ function(_isapack_expand_tool out)
     "${_src}/tools/pipeline/expand_gpu_targets.cc"
     "${_src}/core/src/expansion.cc"
     "${_src}/core/src/expansion_record.cc"
+    "${_src}/core/src/output_file.cc"
     "${_src}/core/src/target_id.cc")
   set(_table_source "${_src}/core/src/target_table.cc")
   file(GLOB _headers "${_src}/core/src/*.h" "${_src}/core/include/isapack/*.h")

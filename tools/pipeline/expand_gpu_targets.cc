@@ -11,14 +11,15 @@
 // no record, exit 1 (2 for a usage error of this program).
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "expansion.h"
 #include "expansion_record.h"
+#include "output_file.h"
 
 namespace {
 
@@ -71,25 +72,6 @@ std::string ParseOptions(int argc, char** argv, std::map<std::string, std::strin
   return "";
 }
 
-// Writes the record through a temporary file and a rename.
-bool WriteRecord(const std::string& record_path, const std::string& text) {
-  const std::string temporary = record_path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) {
-      std::cerr << "cannot write " << temporary << "\n";
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), record_path.c_str()) != 0) {
-    std::cerr << "cannot rename " << temporary << " to " << record_path << "\n";
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,8 +111,13 @@ int main(int argc, char** argv) {
               << "\n";
     return 1;
   }
-  if (!WriteRecord(record_path, isapack::ExpansionRecordText(context, options, *expansion)))
+  const std::string record = isapack::ExpansionRecordText(context, options, *expansion);
+  if (isapack::Status status = isapack::WriteFileAtomically(
+          record_path, std::span(reinterpret_cast<const uint8_t*>(record.data()), record.size()));
+      !status) {
+    std::cerr << status.error().message << "\n";
     return 1;
+  }
   for (const std::string& line : isapack::ExpansionSummary(context, options, *expansion))
     std::cout << line << "\n";
   return 0;

@@ -9,12 +9,10 @@
 #include <zstd.h>
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include "catalog_writer.h"
 #include "code_object.h"
 #include "input_file.h"
+#include "output_file.h"
 
 namespace {
 
@@ -42,18 +41,9 @@ std::vector<uint8_t> ReadFile(const std::string& path) {
   return std::vector<uint8_t>(file->bytes().begin(), file->bytes().end());
 }
 
-void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) Die("cannot write " + temporary + ": " + std::strerror(errno));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    Die("cannot rename " + temporary + " to " + path + ": " + std::strerror(errno));
-  }
+void WriteOrDie(const std::string& path, std::span<const uint8_t> bytes) {
+  if (isapack::Status status = isapack::WriteFileAtomically(path, bytes); !status)
+    Die(status.error().message);
 }
 
 // The manifest's code objects, read and checked (each must have an ELF header).
@@ -146,7 +136,7 @@ int Pack(int argc, char** argv) {
       SmallestEncoding(inputs, manifest.at("zstd_level").get<int>(), &report);
   const std::vector<uint8_t> catalog = isapack::LayoutCatalog(inputs, chosen, build_info);
   CheckRoundTrip(catalog, inputs);
-  WriteFileAtomically(argv[2], catalog);
+  WriteOrDie(argv[2], catalog);
 
   size_t uncompressed = 0;
   report["entries"] = json::array();
@@ -164,7 +154,7 @@ int Pack(int argc, char** argv) {
   report["build_info_bytes"] = build_info.size();
   report["catalog_bytes"] = catalog.size();
   const std::string text = report.dump(2) + "\n";
-  WriteFileAtomically(argv[3], std::vector<uint8_t>(text.begin(), text.end()));
+  WriteOrDie(argv[3], std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   return 0;
 }
 

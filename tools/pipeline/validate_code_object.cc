@@ -5,11 +5,8 @@
 // prints one line per mismatch, naming the object, removes any stale
 // <output> and exits 1, so the build stops and nothing half-checked is
 // embedded.
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <span>
@@ -19,6 +16,7 @@
 #include "code_object.h"
 #include "input_file.h"
 #include "isapack/device/kernels.h"
+#include "output_file.h"
 
 namespace {
 
@@ -63,17 +61,7 @@ int main(int argc, char** argv) {
     for (const std::string& problem : problems) message += "\n  " + problem;
     return Fail(output, message);
   }
-  const std::string temporary = output + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(image.data()),
-              static_cast<std::streamsize>(image.size()));
-    if (!out.flush())
-      return Fail(output, "cannot write " + temporary + ": " + std::strerror(errno));
-  }
-  if (std::rename(temporary.c_str(), output.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return Fail(output, std::string("cannot rename into place: ") + std::strerror(errno));
-  }
+  if (isapack::Status status = isapack::WriteFileAtomically(output, image); !status)
+    return Fail(output, status.error().message);
   return 0;
 }
