@@ -64,6 +64,12 @@ Expected<format::FileHeader> CheckedHeader(std::span<const uint8_t> image) {
   if (std::memcmp(header.magic, format::kMagic, sizeof(format::kMagic)) != 0) {
     return Corrupt("bad magic; this is not an isapack catalog");
   }
+  if (header.format_version > format::kFormatVersion) {
+    return Corrupt("format version " + std::to_string(header.format_version) +
+                   " was written by a newer isapack (this one reads version " +
+                   std::to_string(format::kFormatVersion) +
+                   "); upgrade isapack to read it, or rebuild the catalog with this one");
+  }
   if (header.format_version != format::kFormatVersion) {
     return Corrupt("format version " + std::to_string(header.format_version) +
                    " is not supported (this isapack reads version " +

@@ -3,6 +3,7 @@
  * and tail. Work items take units in a grid-stride loop, so any grid size
  * covers any length (including 0). */
 #include "isapack/device/device_abi.h"
+#include "isapack/device/kernel_args.h"
 
 /* Bytes before the first 16-byte aligned address at or after addr, capped at
  * length. */
@@ -38,7 +39,7 @@ static inline uint64_t isapack_pattern_word(uint64_t pattern, uint32_t width, ui
   return phase == 0 ? word : (word >> (8u * phase)) | (word << (64u - 8u * phase));
 }
 
-ISAPACK_KERNEL(isapack_fill)(isapack_fill_args_t args) {
+ISAPACK_KERNEL(isapack_fill, isapack_fill_args_t, args) {
   const uint64_t dst = args.dst;
   const uint32_t width = args.pattern_width;
   const uint64_t head = isapack_head_length(dst, args.length);
@@ -59,7 +60,7 @@ ISAPACK_KERNEL(isapack_fill)(isapack_fill_args_t args) {
   }
 }
 
-ISAPACK_KERNEL(isapack_copy)(isapack_copy_args_t args) {
+ISAPACK_KERNEL(isapack_copy, isapack_copy_args_t, args) {
   const uint64_t dst = args.dst;
   const uint64_t src = args.src;
   const uint64_t stride = isapack_grid_size();

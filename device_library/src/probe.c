@@ -4,8 +4,9 @@
  * geometry and the cycle counter. A smoke test checks these against the
  * dispatch it made. */
 #include "isapack/device/device_abi.h"
+#include "isapack/device/kernel_args.h"
 
-ISAPACK_KERNEL(isapack_probe)(isapack_probe_args_t args) {
+ISAPACK_KERNEL(isapack_probe, isapack_probe_args_t, args) {
   ISAPACK_GLOBAL isapack_probe_header_t* header =
       (ISAPACK_GLOBAL isapack_probe_header_t*)(uintptr_t)args.output;
   ISAPACK_GLOBAL isapack_probe_record_t* records =

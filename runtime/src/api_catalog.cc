@@ -1,6 +1,10 @@
-// C API: version, build info and the embedded catalog.
+// C API: version, build info, the embedded catalog and catalog handles.
 #include <cstring>
+#include <memory>
+#include <new>
 
+#include "api_internal.h"
+#include "catalog_source.h"
 #include "code_object.h"
 #include "embedded_catalog.h"
 #include "isapack/isapack.h"
@@ -21,6 +25,17 @@ Status CheckIndex(size_t index) {
 }
 
 }  // namespace
+
+void FillEntryInfo(const CatalogEntry& e, isapack_catalog_entry_info_t* out_info) {
+  out_info->target_id = e.target_id.data();
+  out_info->covers = e.covers.data();
+  out_info->code_object_version = e.code_object_version;
+  out_info->e_flags = e.e_flags;
+  out_info->compressed_size = e.payload.size();
+  out_info->uncompressed_size = e.uncompressed_size;
+  out_info->xxh3_64 = e.xxh3_64;
+}
+
 }  // namespace isapack
 
 using isapack::EmbeddedCatalog;
@@ -47,14 +62,7 @@ ISAPACK_API isapack_status_t isapack_catalog_entry_info(size_t index,
   if (out_info == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_info is NULL");
   if (isapack::Status status = isapack::CheckIndex(index); !status)
     return ToStatus(std::move(status));
-  const isapack::CatalogEntry e = EmbeddedCatalog()->entry(index);
-  out_info->target_id = e.target_id.data();
-  out_info->covers = e.covers.data();
-  out_info->code_object_version = e.code_object_version;
-  out_info->e_flags = e.e_flags;
-  out_info->compressed_size = e.payload.size();
-  out_info->uncompressed_size = e.uncompressed_size;
-  out_info->xxh3_64 = e.xxh3_64;
+  isapack::FillEntryInfo(EmbeddedCatalog()->entry(index), out_info);
   return nullptr;
 }
 
@@ -80,3 +88,108 @@ ISAPACK_API isapack_status_t isapack_catalog_entry_extract(size_t index, void* b
 }
 
 }  // extern "C"
+
+// --- Catalog handles ---------------------------------------------------------
+
+struct isapack_catalog_s {
+  std::shared_ptr<const isapack::CatalogSource> source;
+};
+
+namespace {
+
+isapack_status_t OpenCatalog(
+    isapack::Expected<std::shared_ptr<const isapack::CatalogSource>> source,
+    isapack_catalog_t* out_catalog) {
+  if (!source) return ToStatus(source.take_error());
+  *out_catalog = new isapack_catalog_s{std::move(*source)};
+  return nullptr;
+}
+
+template <typename Body>
+isapack_status_t Guarded(Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return ToStatus(ISAPACK_STATUS_OUT_OF_MEMORY, "out of host memory");
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+ISAPACK_API isapack_status_t isapack_catalog_open_builtin(isapack_catalog_t* out_catalog) {
+  if (out_catalog == nullptr)
+    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  *out_catalog = nullptr;
+  return Guarded([&] { return OpenCatalog(isapack::CatalogSource::Builtin(), out_catalog); });
+}
+
+ISAPACK_API isapack_status_t isapack_catalog_open_memory(const void* data, size_t size,
+                                                         uint32_t flags,
+                                                         isapack_catalog_t* out_catalog) {
+  if (out_catalog == nullptr)
+    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  *out_catalog = nullptr;
+  if (data == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "data is NULL");
+  if ((flags & ~ISAPACK_CATALOG_BORROW) != 0) {
+    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT,
+                    "flags has unknown bits " + std::to_string(flags & ~ISAPACK_CATALOG_BORROW) +
+                        "; the only flag is ISAPACK_CATALOG_BORROW");
+  }
+  return Guarded([&] {
+    return OpenCatalog(isapack::CatalogSource::FromMemory(
+                           std::span<const uint8_t>(static_cast<const uint8_t*>(data), size),
+                           (flags & ISAPACK_CATALOG_BORROW) != 0),
+                       out_catalog);
+  });
+}
+
+ISAPACK_API isapack_status_t isapack_catalog_open_file(const char* path,
+                                                       isapack_catalog_t* out_catalog) {
+  if (out_catalog == nullptr)
+    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  *out_catalog = nullptr;
+  if (path == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "path is NULL");
+  return Guarded([&] { return OpenCatalog(isapack::CatalogSource::FromFile(path), out_catalog); });
+}
+
+ISAPACK_API void isapack_catalog_close(isapack_catalog_t catalog) {
+  delete catalog;
+}
+
+ISAPACK_API size_t isapack_catalog_size(isapack_catalog_t catalog) {
+  return catalog == nullptr ? 0 : catalog->source->catalog().size();
+}
+
+ISAPACK_API isapack_status_t isapack_catalog_describe(isapack_catalog_t catalog, size_t index,
+                                                      isapack_catalog_entry_info_t* out_info) {
+  if (catalog == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "catalog is NULL");
+  if (out_info == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_info is NULL");
+  const isapack::Catalog& parsed = catalog->source->catalog();
+  if (index >= parsed.size()) {
+    return ToStatus(ISAPACK_STATUS_NOT_FOUND, "catalog entry " + std::to_string(index) +
+                                                  " does not exist; " + catalog->source->name() +
+                                                  " has " + std::to_string(parsed.size()) +
+                                                  " entries");
+  }
+  isapack::FillEntryInfo(parsed.entry(index), out_info);
+  return nullptr;
+}
+
+ISAPACK_API const char* isapack_catalog_build_info_json(isapack_catalog_t catalog) {
+  if (catalog == nullptr) return "{}";
+  const std::string_view info = catalog->source->catalog().build_info();
+  return info.empty() ? "{}" : info.data();
+}
+
+ISAPACK_API isapack_status_t isapack_catalog_verify(isapack_catalog_t catalog) {
+  if (catalog == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "catalog is NULL");
+  return Guarded([&] { return ToStatus(catalog->source->VerifyAll()); });
+}
+
+}  // extern "C"
+
+std::shared_ptr<const isapack::CatalogSource> isapack::SourceOf(isapack_catalog_t catalog) {
+  return catalog == nullptr ? nullptr : catalog->source;
+}

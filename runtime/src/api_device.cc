@@ -1,4 +1,5 @@
-// C API: selection, devices, memory, dispatches, the probe and agent lists.
+// C API: selection, devices, memory, dispatches, the probe, any program's
+// executables and kernels, and agent lists.
 #include <cstring>
 #include <memory>
 #include <new>
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "agents.h"
+#include "api_internal.h"
 #include "device.h"
 #include "embedded_catalog.h"
 #include "isapack/isapack.h"
@@ -52,6 +54,17 @@ isapack_status_t Guard(Body&& body) {
   } catch (const std::exception& e) {
     return ToStatus(ISAPACK_STATUS_INTERNAL, std::string("unexpected error: ") + e.what());
   }
+}
+
+// Executable and kernel handles are the objects themselves.
+isapack::Executable* ExecutableOf(isapack_executable_t handle) {
+  return reinterpret_cast<isapack::Executable*>(handle);
+}
+const isapack::LoadedKernel* KernelOf(isapack_kernel_t handle) {
+  return reinterpret_cast<const isapack::LoadedKernel*>(handle);
+}
+isapack::Device* DeviceOf(const isapack::Executable* executable) {
+  return const_cast<isapack::Device*>(static_cast<const isapack::Device*>(executable->owner()));
 }
 
 isapack_status_t StartDispatch(isapack::Expected<isapack::Completion*> started,
@@ -229,6 +242,115 @@ ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device,
   if (device == nullptr) return NullArgument("device");
   if (out_report == nullptr) return NullArgument("out_report");
   return Guard([&] { return ToStatus(device->device->Probe(out_report)); });
+}
+
+ISAPACK_API isapack_status_t isapack_device_load(isapack_device_t device, isapack_catalog_t catalog,
+                                                 isapack_executable_t* out_executable) {
+  if (out_executable == nullptr) return NullArgument("out_executable");
+  *out_executable = nullptr;
+  if (device == nullptr) return NullArgument("device");
+  if (catalog == nullptr) return NullArgument("catalog");
+  return Guard([&]() -> isapack_status_t {
+    auto loaded = device->device->Load(isapack::SourceOf(catalog));
+    if (!loaded) return ToStatus(loaded.take_error());
+    *out_executable = reinterpret_cast<isapack_executable_t>(*loaded);
+    return nullptr;
+  });
+}
+
+ISAPACK_API isapack_status_t isapack_executable_unload(isapack_executable_t executable) {
+  if (executable == nullptr) return nullptr;
+  isapack::Executable* loaded = ExecutableOf(executable);
+  return Guard([&] { return ToStatus(DeviceOf(loaded)->Unload(loaded)); });
+}
+
+ISAPACK_API isapack_status_t isapack_executable_info(isapack_executable_t executable,
+                                                     isapack_executable_info_t* out_info) {
+  if (executable == nullptr) return NullArgument("executable");
+  if (out_info == nullptr) return NullArgument("out_info");
+  const isapack::Executable* loaded = ExecutableOf(executable);
+  *out_info = {loaded->code_object().c_str(), loaded->catalog_entry(),
+               loaded->selection_trace().c_str(), loaded->kernels().size()};
+  return nullptr;
+}
+
+ISAPACK_API const char* isapack_executable_kernel_name(isapack_executable_t executable,
+                                                       size_t index) {
+  if (executable == nullptr) return nullptr;
+  const auto& kernels = ExecutableOf(executable)->kernels();
+  return index < kernels.size() ? kernels[index].name.c_str() : nullptr;
+}
+
+ISAPACK_API isapack_status_t isapack_executable_kernel(isapack_executable_t executable,
+                                                       const char* name,
+                                                       isapack_kernel_t* out_kernel) {
+  if (out_kernel == nullptr) return NullArgument("out_kernel");
+  *out_kernel = nullptr;
+  if (executable == nullptr) return NullArgument("executable");
+  if (name == nullptr) return NullArgument("name");
+  return Guard([&]() -> isapack_status_t {
+    auto kernel = ExecutableOf(executable)->FindKernel(name);
+    if (!kernel) return ToStatus(kernel.take_error());
+    *out_kernel = reinterpret_cast<isapack_kernel_t>(const_cast<isapack::LoadedKernel*>(*kernel));
+    return nullptr;
+  });
+}
+
+ISAPACK_API isapack_status_t isapack_kernel_info(isapack_kernel_t kernel,
+                                                 isapack_kernel_info_t* out_info) {
+  if (kernel == nullptr) return NullArgument("kernel");
+  if (out_info == nullptr) return NullArgument("out_info");
+  const isapack::LoadedKernel* k = KernelOf(kernel);
+  *out_info = {k->name.c_str(),      k->kernarg_size,       k->kernarg_segment_size,
+               k->kernarg_alignment, k->group_segment_size, k->private_segment_size,
+               k->max_workgroup_size};
+  return nullptr;
+}
+
+ISAPACK_API void isapack_dispatch_init(isapack_dispatch_t* dispatch) {
+  if (dispatch == nullptr) return;
+  *dispatch = isapack_dispatch_t{};
+  dispatch->struct_size = sizeof(isapack_dispatch_t);
+  for (int d = 0; d < 3; ++d) {
+    dispatch->grid_size[d] = 1;
+    dispatch->workgroup_size[d] = 1;
+  }
+}
+
+namespace {
+
+isapack_status_t LaunchKernel(isapack_device_t device, isapack_kernel_t kernel,
+                              const isapack_dispatch_t* dispatch, isapack_completion_t* out,
+                              bool wait) {
+  if (device == nullptr) return NullArgument("device");
+  if (kernel == nullptr) return NullArgument("kernel");
+  if (dispatch == nullptr) return NullArgument("dispatch");
+  if (dispatch->struct_size != sizeof(isapack_dispatch_t)) {
+    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT,
+                    "dispatch->struct_size is " + std::to_string(dispatch->struct_size) +
+                        ", expected " + std::to_string(sizeof(isapack_dispatch_t)) +
+                        "; initialise the dispatch with isapack_dispatch_init");
+  }
+  return Guard([&] {
+    return StartDispatch(device->device->Launch(*KernelOf(kernel), *dispatch), out, wait);
+  });
+}
+
+}  // namespace
+
+ISAPACK_API isapack_status_t isapack_device_dispatch_async(isapack_device_t device,
+                                                           isapack_kernel_t kernel,
+                                                           const isapack_dispatch_t* dispatch,
+                                                           isapack_completion_t* out_completion) {
+  if (out_completion == nullptr) return NullArgument("out_completion");
+  *out_completion = nullptr;
+  return LaunchKernel(device, kernel, dispatch, out_completion, false);
+}
+
+ISAPACK_API isapack_status_t isapack_device_dispatch(isapack_device_t device,
+                                                     isapack_kernel_t kernel,
+                                                     const isapack_dispatch_t* dispatch) {
+  return LaunchKernel(device, kernel, dispatch, nullptr, true);
 }
 
 ISAPACK_API isapack_status_t isapack_agent_list_create(const char* libhsa_path,

@@ -6,15 +6,14 @@
 #include <cstring>
 #include <thread>
 
-#include "code_object.h"
-#include "embedded_catalog.h"
-#include "prepare.h"
+#include "isapack/device/dispatch_packet.h"
+#include "isapack/device/kernel_args.h"
 #include "selection.h"
 
 namespace isapack {
 namespace {
 
-// The device library reads the dispatch packet through its own mirror of it.
+// Kernels read the dispatch packet through the device ABI's mirror of it.
 static_assert(sizeof(isapack_dispatch_packet_t) == sizeof(hsa_kernel_dispatch_packet_t));
 static_assert(offsetof(isapack_dispatch_packet_t, workgroup_size_x) ==
               offsetof(hsa_kernel_dispatch_packet_t, workgroup_size_x));
@@ -34,28 +33,6 @@ using Clock = std::chrono::steady_clock;
 
 Error Hsa(const HsaLibrary& hsa, const std::string& what, hsa_status_t status) {
   return MakeError(ISAPACK_STATUS_HSA_ERROR, what + " failed: " + hsa.Describe(status));
-}
-
-// Why HSA refused a code object, and what to do about it.
-std::string LoadRejectionHint(hsa_status_t status, const std::string& target, unsigned version,
-                              const std::string& isa_names) {
-  switch (status) {
-    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT:
-      return "this HSA runtime cannot read code object v" + std::to_string(version) +
-             " (v6 needs ROCr >= 6.2, generic code objects ROCr >= 6.4, v5 ROCr >= 5.0); upgrade "
-             "ROCm "
-             "or rebuild with ISAPACK_CODE_OBJECT_MODE=exact and an older "
-             "ISAPACK_CODE_OBJECT_VERSION";
-    case HSA_STATUS_ERROR_INVALID_ISA_NAME:
-      return "this HSA runtime does not know the ISA " + target +
-             "; it predates the target (generic targets need ROCr >= 6.4): upgrade ROCm or rebuild "
-             "with ISAPACK_CODE_OBJECT_MODE=exact";
-    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS:
-      return "the HSA runtime says this agent cannot run " + target +
-             " (a processor or xnack/sramecc mode mismatch; the agent reports " + isa_names + ")";
-    default:
-      return "the HSA runtime rejected " + target;
-  }
 }
 
 struct PoolSearch {
@@ -161,8 +138,7 @@ Status Device::Initialize(const isapack_device_options_t& options) {
   for (const std::string& name : agent_.isa_names)
     isa_names_ += (isa_names_.empty() ? "" : " ") + name;
 
-  if (Status status = SelectAndLoad(); !status) return status;
-  if (Status status = ResolveKernels(); !status) return status;
+  if (Status status = LoadOwnKernels(); !status) return status;
   if (Status status = FindMemoryPools(); !status) return status;
 
   if (Status status = CreateQueue(options.queue_packets); !status) return status;
@@ -192,89 +168,88 @@ Status Device::CreateQueue(uint32_t requested_packets) {
   return {};
 }
 
-Status Device::SelectAndLoad() {
-  const Expected<Catalog>& catalog = EmbeddedCatalog();
-  if (!catalog) return catalog.error();
-  // Decompress only the chosen object; check its hash and its ELF header
-  // against the agent before HSA sees a byte.
-  auto prepared = PrepareCodeObject(*catalog, agent_.isas, agent_.product,
-                                    {RetargetAllowed(!disable_retarget_)});
-  if (!prepared) return prepared.take_error();
-  const Selection& selection = prepared->selection;
-  selection_trace_ = FormatTrace(selection, agent_.isas, *catalog);
-  catalog_entry_ = selection.entry;
-  const CatalogEntry entry = catalog->entry(selection.entry);
-  code_object_ = std::string(entry.target_id);
-  if (selection.retargeted) code_object_ += ", " + RetargetClause(selection);
-  const std::vector<uint8_t>& image = prepared->image;
-
-  const HsaApi& api = hsa_->api();
-  hsa_code_object_reader_t reader;
-  hsa_status_t status =
-      api.hsa_code_object_reader_create_from_memory(image.data(), image.size(), &reader);
-  if (status != HSA_STATUS_SUCCESS) return Hsa(*hsa_, "creating a code object reader", status);
-  status = api.hsa_executable_create_alt(agent_.profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                         "", &executable_);
-  if (status != HSA_STATUS_SUCCESS) {
-    api.hsa_code_object_reader_destroy(reader);
-    return Hsa(*hsa_, "creating an executable", status);
-  }
-  executable_created_ = true;
-  status =
-      api.hsa_executable_load_agent_code_object(executable_, agent_.agent, reader, "", nullptr);
-  if (status == HSA_STATUS_SUCCESS) status = api.hsa_executable_freeze(executable_, "");
-  api.hsa_code_object_reader_destroy(reader);
-  if (status == HSA_STATUS_ERROR_INVALID_AGENT) {
-    return MakeError(
-        ISAPACK_STATUS_NO_DEVICE,
-        "the GPU agent " + agent_.name + " (" + agent_.uuid +
-            ") went away while its code object was loading: " + hsa_->Describe(status));
-  }
-  if (status != HSA_STATUS_SUCCESS) {
-    // A retargeted object reaches HSA as the agent's exact target, v5.
-    const std::string loaded =
-        selection.retargeted
-            ? std::string(entry.target_id) + " retargeted to " + selection.retargeted_to.ToString()
-            : code_object_;
-    const unsigned version =
-        selection.retargeted ? kRetargetCodeObjectVersion : entry.code_object_version;
-    return MakeError(ISAPACK_STATUS_LOAD_REJECTED,
-                     "loading " + loaded + " (code object v" + std::to_string(version) + ") on " +
-                         agent_.name + " failed: " + hsa_->Describe(status) + "; " +
-                         LoadRejectionHint(status, loaded, version, isa_names_));
-  }
-  return {};
+LoadTarget Device::Target() const {
+  return {hsa_.get(), &agent_, isa_names_, RetargetAllowed(!disable_retarget_), this};
 }
 
-Status Device::ResolveKernels() {
-  const HsaApi& api = hsa_->api();
+// isapack's own catalog, loaded as any program's is, and its three kernels
+// looked up by name; each must take exactly the argument struct this
+// libisapack passes.
+Status Device::LoadOwnKernels() {
+  auto source = CatalogSource::Builtin();
+  if (!source) return source.take_error();
+  auto loaded = Executable::Load(Target(), *source);
+  if (!loaded) return loaded.take_error();
+  own_ = std::move(*loaded);
   for (int i = 0; i < ISAPACK_KERNEL_COUNT; ++i) {
-    const char* name = isapack_kernel_descriptor_names[i];
-    hsa_executable_symbol_t symbol;
-    hsa_status_t status =
-        api.hsa_executable_get_symbol_by_name(executable_, name, &agent_.agent, &symbol);
-    if (status != HSA_STATUS_SUCCESS)
-      return Hsa(*hsa_, std::string("finding kernel ") + name, status);
-    Kernel& k = kernels_[i];
-    const std::pair<hsa_executable_symbol_info_t, void*> queries[] = {
-        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &k.object},
-        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &k.kernarg_size},
-        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &k.kernarg_alignment},
-        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &k.group_segment_size},
-        {HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &k.private_segment_size},
-    };
-    for (const auto& [query, value] : queries) {
-      status = api.hsa_executable_symbol_get_info(symbol, query, value);
-      if (status != HSA_STATUS_SUCCESS)
-        return Hsa(*hsa_, std::string("describing kernel ") + name, status);
-    }
-    if (k.kernarg_size < isapack_kernel_args_sizes[i]) {
+    auto kernel = own_->FindKernel(isapack_kernel_names[i]);
+    if (!kernel) return kernel.take_error();
+    if ((*kernel)->kernarg_size != isapack_kernel_args_sizes[i]) {
       return MakeError(ISAPACK_STATUS_LOAD_REJECTED,
-                       std::string("kernel ") + name + " takes " + std::to_string(k.kernarg_size) +
+                       std::string("kernel ") + isapack_kernel_names[i] + " takes " +
+                           std::to_string((*kernel)->kernarg_size) +
                            " bytes of arguments but this libisapack passes " +
                            std::to_string(isapack_kernel_args_sizes[i]) +
                            "; the code object is not this build's");
     }
+    own_kernels_[i] = *kernel;
+  }
+  return {};
+}
+
+Expected<Executable*> Device::Load(std::shared_ptr<const CatalogSource> source) {
+  auto loaded = Executable::Load(Target(), std::move(source));
+  if (!loaded) return loaded.take_error();
+  Executable* executable = loaded->get();
+  std::lock_guard<std::mutex> lock(mutex_);
+  executables_.push_back(std::move(*loaded));
+  return executable;
+}
+
+Status Device::WaitForExecutable(const Executable* executable) {
+  std::vector<Completion*> running;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Completion* completion : completions_) {
+      if (completion->executable == executable && !completion->done) running.push_back(completion);
+    }
+  }
+  const auto deadline = Clock::now() + std::chrono::milliseconds(dispatch_timeout_ms_);
+  for (Completion* completion : running) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    Status waited = Wait(completion, static_cast<uint32_t>(std::max<int64_t>(left, 1)));
+    if (!waited) {
+      return MakeError(ISAPACK_STATUS_TIMEOUT, "cannot unload " + executable->code_object() +
+                                                   ": its " + completion->kernel + " dispatch on " +
+                                                   agent_.name + " is still running after " +
+                                                   std::to_string(dispatch_timeout_ms_) +
+                                                   " ms; it stays loaded");
+    }
+  }
+  return {};
+}
+
+Status Device::Unload(Executable* executable) {
+  if (Status waited = WaitForExecutable(executable); !waited) return waited;
+  std::unique_ptr<Executable> unloaded;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = executables_.begin(); it != executables_.end(); ++it) {
+      if (it->get() != executable) continue;
+      unloaded = std::move(*it);
+      executables_.erase(it);
+      break;
+    }
+    // Finished completions of it that the caller still holds no longer
+    // name its kernels.
+    for (Completion* completion : completions_) {
+      if (completion->executable == executable) completion->executable = nullptr;
+    }
+  }
+  if (unloaded == nullptr) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                     "the executable was not loaded on this device, or was unloaded already");
   }
   return {};
 }
@@ -318,7 +293,8 @@ Device::~Device() {
     delete completion;
   }
   for (void* ptr : allocations_) api->hsa_amd_memory_pool_free(ptr);
-  if (executable_created_) api->hsa_executable_destroy(executable_);
+  executables_.clear();
+  own_.reset();
   if (hsa_initialized_) api->hsa_shut_down();
 }
 
@@ -327,9 +303,9 @@ void Device::FillInfo(isapack_device_info_t* info) const {
   info->product_name = agent_.product.c_str();
   info->uuid = agent_.uuid.c_str();
   info->isa_names = isa_names_.c_str();
-  info->code_object = code_object_.c_str();
-  info->catalog_entry = catalog_entry_;
-  info->selection_trace = selection_trace_.c_str();
+  info->code_object = own_->code_object().c_str();
+  info->catalog_entry = own_->catalog_entry();
+  info->selection_trace = own_->selection_trace().c_str();
   info->hsa_library = hsa_->path().c_str();
   info->simulation = hsa_->simulation().empty() ? nullptr : hsa_->simulation().c_str();
   info->agent_ordinal = agent_.ordinal;
@@ -384,22 +360,84 @@ uint16_t Device::WorkgroupSize() const {
   return static_cast<uint16_t>(std::min<uint32_t>(256, max));
 }
 
-Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args, size_t args_size,
-                                       uint64_t work_items, uint16_t workgroup_size) {
+Geometry Device::StrideGeometry(uint64_t work_items) const {
+  const uint16_t workgroup = WorkgroupSize();
+  Geometry geometry;
+  geometry.workgroup[0] = workgroup;
+  // Kernels loop grid-stride: a bounded grid, whole workgroups, covers any
+  // length; no work items at all is a dispatch that completes at once.
+  geometry.grid[0] =
+      work_items == 0
+          ? 0
+          : static_cast<uint32_t>(std::max<uint64_t>(
+                (std::min(work_items, kMaxGridItems) + workgroup - 1) / workgroup * workgroup,
+                workgroup));
+  return geometry;
+}
+
+Expected<Completion*> Device::Launch(const LoadedKernel& kernel,
+                                     const isapack_dispatch_t& dispatch) {
+  const std::string what = "dispatching " + kernel.name + ": ";
+  if (kernel.executable == nullptr || kernel.executable->owner() != this) {
+    return MakeError(
+        ISAPACK_STATUS_INVALID_ARGUMENT,
+        what + "the kernel was loaded on another device; load its catalog on this one");
+  }
+  if (!kernel.problem.empty()) return MakeError(ISAPACK_STATUS_NOT_FOUND, kernel.problem);
+  if (dispatch.kernarg_size != kernel.kernarg_size) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                     what + "kernarg_size is " + std::to_string(dispatch.kernarg_size) +
+                         " bytes but the kernel's metadata gives " +
+                         std::to_string(kernel.kernarg_size) +
+                         " bytes of arguments; pass the kernel's argument struct as compiled");
+  }
+  if (dispatch.kernarg == nullptr && dispatch.kernarg_size != 0)
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, what + "kernarg is NULL");
+  Geometry geometry;
+  uint64_t workgroup_items = 1;
+  static constexpr const char* kAxes[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    if (dispatch.workgroup_size[d] == 0) {
+      return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                       what + "workgroup_size[" + std::to_string(d) + "] (" + kAxes[d] +
+                           ") is 0; every dimension is at least 1");
+    }
+    geometry.grid[d] = dispatch.grid_size[d];
+    geometry.workgroup[d] = dispatch.workgroup_size[d];
+    workgroup_items *= dispatch.workgroup_size[d];
+  }
+  const uint32_t agent_max = agent_.workgroup_max_size ? agent_.workgroup_max_size : 1024;
+  const uint32_t limit =
+      kernel.max_workgroup_size != 0 ? std::min(kernel.max_workgroup_size, agent_max) : agent_max;
+  if (workgroup_items > limit) {
+    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
+                     what + "a workgroup of " + std::to_string(workgroup_items) +
+                         " work items exceeds the limit of " + std::to_string(limit) + " (" +
+                         (kernel.max_workgroup_size != 0 && kernel.max_workgroup_size < agent_max
+                              ? "the kernel's max_flat_workgroup_size"
+                              : agent_.name + "'s largest workgroup") +
+                         ")");
+  }
+  geometry.dynamic_group_segment_size = dispatch.dynamic_group_segment_size;
+  return Dispatch(kernel, geometry, dispatch.kernarg, dispatch.kernarg_size);
+}
+
+Expected<Completion*> Device::Dispatch(const LoadedKernel& kernel, const Geometry& geometry,
+                                       const void* args, size_t args_size) {
   const HsaApi& api = hsa_->api();
-  const Kernel& kernel = kernels_[id];
   auto completion = std::make_unique<Completion>();
   completion->device = this;
-  completion->kernel = isapack_kernel_names[id];
+  completion->executable = kernel.executable;
+  completion->kernel = kernel.name;
   if (queue_stuck_) {
     return MakeError(ISAPACK_STATUS_TIMEOUT,
                      "the AQL queue of " + agent_.name +
                          " is stuck after an earlier timeout; destroy the device");
   }
-  if (work_items == 0) {  // nothing to do: complete at once
-    completion->done = true;
+  if (geometry.grid[0] == 0 || geometry.grid[1] == 0 || geometry.grid[2] == 0) {
+    completion->done = true;  // nothing to do: complete at once
   } else {
-    const size_t kernarg_size = std::max<size_t>(kernel.kernarg_size, args_size);
+    const size_t kernarg_size = std::max<size_t>({kernel.kernarg_segment_size, args_size, 1});
     hsa_status_t status =
         api.hsa_amd_memory_pool_allocate(kernarg_pool_, kernarg_size, 0, &completion->kernarg);
     if (status != HSA_STATUS_SUCCESS) {
@@ -407,17 +445,14 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
       return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY,
                        "allocating kernel arguments failed: " + hsa_->Describe(status));
     }
+    // Hidden arguments, which isapack does not fill, stay zero.
     std::memset(completion->kernarg, 0, kernarg_size);
-    std::memcpy(completion->kernarg, args, args_size);
+    if (args_size != 0) std::memcpy(completion->kernarg, args, args_size);
     status = api.hsa_signal_create(1, 0, nullptr, &completion->signal);
     if (status != HSA_STATUS_SUCCESS) {
       api.hsa_amd_memory_pool_free(completion->kernarg);
       return Hsa(*hsa_, "creating a completion signal", status);
     }
-    const uint64_t grid_items =
-        std::max<uint64_t>((std::min(work_items, kMaxGridItems) + workgroup_size - 1) /
-                               workgroup_size * workgroup_size,
-                           workgroup_size);
 
     const uint64_t index = api.hsa_queue_add_write_index_screlease(queue_, 1);
     const auto deadline = Clock::now() + std::chrono::milliseconds(dispatch_timeout_ms_);
@@ -436,15 +471,15 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
     }
     auto* packet = static_cast<hsa_kernel_dispatch_packet_t*>(queue_->base_address) +
                    (index & (queue_->size - 1));
-    packet->workgroup_size_x = workgroup_size;
-    packet->workgroup_size_y = 1;
-    packet->workgroup_size_z = 1;
+    packet->workgroup_size_x = geometry.workgroup[0];
+    packet->workgroup_size_y = geometry.workgroup[1];
+    packet->workgroup_size_z = geometry.workgroup[2];
     packet->reserved0 = 0;
-    packet->grid_size_x = static_cast<uint32_t>(grid_items);
-    packet->grid_size_y = 1;
-    packet->grid_size_z = 1;
+    packet->grid_size_x = geometry.grid[0];
+    packet->grid_size_y = geometry.grid[1];
+    packet->grid_size_z = geometry.grid[2];
     packet->private_segment_size = kernel.private_segment_size;
-    packet->group_segment_size = kernel.group_segment_size;
+    packet->group_segment_size = kernel.group_segment_size + geometry.dynamic_group_segment_size;
     packet->kernel_object = kernel.object;
     packet->kernarg_address = completion->kernarg;
     packet->reserved2 = 0;
@@ -453,7 +488,11 @@ Expected<Completion*> Device::Dispatch(isapack_kernel_id_t id, const void* args,
                             (1 << HSA_PACKET_HEADER_BARRIER) |
                             (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                             (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-    const uint16_t setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+    const uint16_t dimensions = geometry.grid[2] > 1 || geometry.workgroup[2] > 1   ? 3
+                                : geometry.grid[1] > 1 || geometry.workgroup[1] > 1 ? 2
+                                                                                    : 1;
+    const uint16_t setup =
+        static_cast<uint16_t>(dimensions << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
     // Header and setup go last, in one release store: the packet is valid
     // the moment the packet processor can see its type.
     __atomic_store_n(reinterpret_cast<uint32_t*>(packet), header | (uint32_t{setup} << 16),
@@ -474,8 +513,8 @@ Expected<Completion*> Device::Fill(void* dst, size_t length, uint64_t pattern, u
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "dst is NULL");
   const uintptr_t address = reinterpret_cast<uintptr_t>(dst);
   const isapack_fill_args_t args{address, length, pattern, width, 0};
-  return Dispatch(ISAPACK_KERNEL_FILL, &args, sizeof(args), WorkUnits(address, length, true),
-                  WorkgroupSize());
+  return Dispatch(*own_kernels_[ISAPACK_KERNEL_FILL],
+                  StrideGeometry(WorkUnits(address, length, true)), &args, sizeof(args));
 }
 
 Expected<Completion*> Device::Copy(void* dst, const void* src, size_t length) {
@@ -487,8 +526,8 @@ Expected<Completion*> Device::Copy(void* dst, const void* src, size_t length) {
     return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT, "the source and destination overlap");
   }
   const isapack_copy_args_t args{d, s, length};
-  return Dispatch(ISAPACK_KERNEL_COPY, &args, sizeof(args),
-                  WorkUnits(d, length, ((d ^ s) & 15) == 0), WorkgroupSize());
+  return Dispatch(*own_kernels_[ISAPACK_KERNEL_COPY],
+                  StrideGeometry(WorkUnits(d, length, ((d ^ s) & 15) == 0)), &args, sizeof(args));
 }
 
 Status Device::Wait(Completion* completion, uint32_t timeout_ms) {
@@ -500,9 +539,9 @@ Status Device::Wait(Completion* completion, uint32_t timeout_ms) {
     const auto left =
         std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
-      return MakeError(ISAPACK_STATUS_TIMEOUT,
-                       std::string("the ") + completion->kernel + " dispatch on " + agent_.name +
-                           " did not complete within " + std::to_string(limit) + " ms");
+      return MakeError(ISAPACK_STATUS_TIMEOUT, "the " + completion->kernel + " dispatch on " +
+                                                   agent_.name + " did not complete within " +
+                                                   std::to_string(limit) + " ms");
     }
     const uint64_t hint = static_cast<uint64_t>(left) * timestamp_frequency_ / 1000000000u;
     const hsa_signal_value_t value = api.hsa_signal_wait_scacquire(
@@ -540,7 +579,10 @@ Status Device::Probe(isapack_probe_report_t* report) {
   if (!output) return output.take_error();
   std::memset(*output, 0, ISAPACK_PROBE_OUTPUT_SIZE(grid));
   const isapack_probe_args_t args{reinterpret_cast<uintptr_t>(*output), grid, 0};
-  auto completion = Dispatch(ISAPACK_KERNEL_PROBE, &args, sizeof(args), grid, workgroup);
+  Geometry geometry;
+  geometry.grid[0] = grid;
+  geometry.workgroup[0] = workgroup;
+  auto completion = Dispatch(*own_kernels_[ISAPACK_KERNEL_PROBE], geometry, &args, sizeof(args));
   if (!completion) {
     (void)Free(*output);
     return completion.take_error();

@@ -1,6 +1,8 @@
-// A device: one GPU agent with the matching embedded code object loaded,
-// the device library's kernels resolved, memory pools found and an AQL
-// queue. Created and destroyed explicitly; one thread at a time per device.
+// A device: one GPU agent with isapack's own catalog loaded (through the
+// same Executable path as any program's catalog), its fill, copy and probe
+// kernels resolved, memory pools found and an AQL queue. Programs load their
+// own catalogs on it and dispatch their kernels. Created and destroyed
+// explicitly; one thread at a time per device.
 #ifndef ISAPACK_RUNTIME_DEVICE_H_
 #define ISAPACK_RUNTIME_DEVICE_H_
 
@@ -12,7 +14,9 @@
 #include <vector>
 
 #include "agents.h"
+#include "catalog_source.h"
 #include "error.h"
+#include "executable.h"
 #include "hsa_library.h"
 #include "isapack/device/kernels.h"
 #include "isapack/isapack.h"
@@ -24,10 +28,19 @@ class Device;
 // One dispatch in flight: its completion signal and kernarg memory.
 struct Completion {
   Device* device = nullptr;
+  const Executable* executable = nullptr;  // whose kernel it runs
   hsa_signal_t signal{};
   void* kernarg = nullptr;
-  const char* kernel = "";
+  std::string kernel;
   bool done = false;
+};
+
+// The shape of a dispatch: work items per dimension, per workgroup, and
+// group memory beyond what the kernel declares.
+struct Geometry {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint16_t, 3> workgroup{1, 1, 1};
+  uint32_t dynamic_group_segment_size = 0;
 };
 
 class Device {
@@ -42,6 +55,16 @@ class Device {
   Expected<void*> Allocate(size_t size, isapack_memory_kind_t kind);
   Status Free(void* ptr);
 
+  // Loads a catalog on this device; the device owns the result until
+  // Unload or its own destruction.
+  Expected<Executable*> Load(std::shared_ptr<const CatalogSource> source);
+  // Waits (up to the dispatch timeout) for its dispatches still in flight,
+  // then unloads it; TIMEOUT, and it stays loaded, when one does not finish.
+  Status Unload(Executable* executable);
+  // Checks a program's dispatch against the kernel's metadata and this
+  // agent's limits, then dispatches it.
+  Expected<Completion*> Launch(const LoadedKernel& kernel, const isapack_dispatch_t& dispatch);
+
   Expected<Completion*> Fill(void* dst, size_t length, uint64_t pattern, uint32_t width);
   Expected<Completion*> Copy(void* dst, const void* src, size_t length);
   Status Wait(Completion* completion, uint32_t timeout_ms);
@@ -51,22 +74,17 @@ class Device {
   uint32_t dispatch_timeout_ms() const { return dispatch_timeout_ms_; }
 
  private:
-  struct Kernel {
-    uint64_t object = 0;
-    uint32_t kernarg_size = 0;
-    uint32_t kernarg_alignment = 0;
-    uint32_t group_segment_size = 0;
-    uint32_t private_segment_size = 0;
-  };
-
   Device() = default;
   Status Initialize(const isapack_device_options_t& options);
   Status CreateQueue(uint32_t requested_packets);
-  Status SelectAndLoad();
-  Status ResolveKernels();
+  Status LoadOwnKernels();
   Status FindMemoryPools();
-  Expected<Completion*> Dispatch(isapack_kernel_id_t kernel, const void* args, size_t args_size,
-                                 uint64_t work_items, uint16_t workgroup_size);
+  LoadTarget Target() const;
+  // The grid for `work_items` units of a grid-stride kernel (fill, copy).
+  Geometry StrideGeometry(uint64_t work_items) const;
+  Expected<Completion*> Dispatch(const LoadedKernel& kernel, const Geometry& geometry,
+                                 const void* args, size_t args_size);
+  Status WaitForExecutable(const Executable* executable);
   void FreeCompletion(Completion* completion);
   uint16_t WorkgroupSize() const;
 
@@ -74,13 +92,9 @@ class Device {
   bool hsa_initialized_ = false;
   GpuAgent agent_;
   hsa_agent_t cpu_agent_{};
-  size_t catalog_entry_ = 0;
-  std::string code_object_;
-  std::string selection_trace_;
   std::string isa_names_;
-  bool executable_created_ = false;
-  hsa_executable_t executable_{};
-  std::array<Kernel, ISAPACK_KERNEL_COUNT> kernels_{};
+  std::unique_ptr<Executable> own_;  // isapack's own catalog
+  std::array<const LoadedKernel*, ISAPACK_KERNEL_COUNT> own_kernels_{};
   hsa_amd_memory_pool_t kernarg_pool_{};
   hsa_amd_memory_pool_t host_pool_{};
   hsa_amd_memory_pool_t device_pool_{};
@@ -91,9 +105,10 @@ class Device {
   bool disable_retarget_ = false;
   bool queue_stuck_ = false;  // a reserved queue slot could not be written
 
-  std::mutex mutex_;  // guards the sets below
+  std::mutex mutex_;  // guards the containers below
   std::unordered_set<void*> allocations_;
-  std::unordered_set<Completion*> completions_;  // every completion not yet freed
+  std::unordered_set<Completion*> completions_;           // every completion not yet freed
+  std::vector<std::unique_ptr<Executable>> executables_;  // programs' catalogs
 };
 
 }  // namespace isapack

@@ -128,8 +128,16 @@ Expected<std::unique_ptr<HsaLibrary>> HsaLibrary::Load(const char* explicit_path
   using Describe = const char* (*)();
   if (auto describe = reinterpret_cast<Describe>(dlsym(library->handle_, kSimulationMarker))) {
     library->simulation_ = describe();
+    library->simulated_kernel_problem_ = reinterpret_cast<const char* (*)(uint64_t)>(
+        dlsym(library->handle_, "isapack_simulated_hsa_kernel_problem"));
   }
   return library;
+}
+
+std::string HsaLibrary::SimulatedKernelProblem(uint64_t kernel_object) const {
+  if (simulated_kernel_problem_ == nullptr) return {};
+  const char* problem = simulated_kernel_problem_(kernel_object);
+  return problem == nullptr ? std::string() : std::string(problem);
 }
 
 std::string HsaLibrary::Describe(hsa_status_t status) const {

@@ -43,6 +43,9 @@ class HsaLibrary {
   // Non-empty when the library is isapack's simulated HSA runtime (a test
   // double): its self-description. Results from it are not hardware results.
   const std::string& simulation() const { return simulation_; }
+  // On the simulated runtime, why a loaded kernel cannot run there (no host
+  // build of it was found); empty when it can, and always on a real runtime.
+  std::string SimulatedKernelProblem(uint64_t kernel_object) const;
 
   // "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): <hsa_status_string text>"
   std::string Describe(hsa_status_t status) const;
@@ -53,6 +56,7 @@ class HsaLibrary {
   HsaApi api_;
   std::string path_;
   std::string simulation_;
+  const char* (*simulated_kernel_problem_)(uint64_t) = nullptr;
 };
 
 // The name of an HSA status code, e.g. "HSA_STATUS_ERROR_INVALID_CODE_OBJECT".

@@ -5,15 +5,27 @@
 #include <utility>
 
 #include "code_object.h"
-#include "isapack/device/kernels.h"
 #include "retarget.h"
 #include "target_table.h"
 
 namespace isapack {
 namespace {
 
+// The kernel descriptors ("<name>.kd") a code object defines.
+std::vector<std::string> KernelDescriptors(std::span<const uint8_t> image) {
+  std::vector<std::string> descriptors;
+  auto symbols = ReadSymbols(image);
+  if (!symbols) return descriptors;
+  for (const CodeObjectSymbol& symbol : *symbols) {
+    if (symbol.name.size() > 3 && symbol.name.ends_with(".kd"))
+      descriptors.emplace_back(symbol.name);
+  }
+  return descriptors;
+}
+
 // Rewrites the verified generic object for the agent's processor, then
-// validates the result as that exact target before HSA sees it.
+// validates the result as that exact target, with every kernel the generic
+// object had, before HSA sees it.
 Expected<PreparedCodeObject> Retarget(PreparedCodeObject prepared, const TargetId& generic,
                                       const TargetId& isa) {
   const std::optional<GenericMember> member = GenericMember::Of(generic, *isa.processor);
@@ -25,9 +37,8 @@ Expected<PreparedCodeObject> Retarget(PreparedCodeObject prepared, const TargetI
   auto rewritten = RetargetToMember(prepared.image, *member);
   if (!rewritten) return rewritten.take_error();
   const std::vector<std::string> problems = ValidateCodeObject(
-      *rewritten, {member->retargeted(), kRetargetCodeObjectVersion,
-                   std::vector<std::string>(std::begin(isapack_kernel_descriptor_names),
-                                            std::end(isapack_kernel_descriptor_names))});
+      *rewritten,
+      {member->retargeted(), kRetargetCodeObjectVersion, KernelDescriptors(prepared.image)});
   if (!problems.empty()) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "the code object retargeted from " +
                                                       generic.ToString() + " to " +
@@ -42,11 +53,12 @@ Expected<PreparedCodeObject> Retarget(PreparedCodeObject prepared, const TargetI
 
 Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog,
                                                std::span<const TargetId> agent_isas,
-                                               std::string_view product, SelectionOptions options) {
+                                               std::string_view product, SelectionOptions options,
+                                               const CatalogLabel& label) {
   PreparedCodeObject prepared;
   prepared.selection = Select(agent_isas, catalog, options);
   const Selection& selection = prepared.selection;
-  if (!selection.ok()) return SelectionError(selection, agent_isas, catalog, product);
+  if (!selection.ok()) return SelectionError(selection, agent_isas, catalog, product, label);
   const CatalogEntry entry = catalog.entry(selection.entry);
 
   prepared.image.resize(entry.uncompressed_size);
@@ -63,10 +75,10 @@ Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog,
       !FeatureCompatible(header->xnack, isa.xnack) ||
       !FeatureCompatible(header->sramecc, isa.sramecc)) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     "the embedded code object " + std::string(entry.target_id) + " (e_flags " +
-                         std::to_string(header->flags) + ") does not fit agent ISA " +
-                         isa.ToIsaName() +
-                         "; the installed library is damaged: reinstall libisapack");
+                     "the code object " + std::string(entry.target_id) + " of " +
+                         std::string(label.name) + " (e_flags " + std::to_string(header->flags) +
+                         ") does not fit agent ISA " + isa.ToIsaName() + "; " +
+                         std::string(label.damage_fix));
   }
   if (selection.retargeted) return Retarget(std::move(prepared), *object, isa);
   return prepared;

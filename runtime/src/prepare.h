@@ -26,11 +26,13 @@ struct PreparedCodeObject {
 
 // Fails with the selection error (which selector would cover the GPU) when
 // nothing fits, or ISAPACK_STATUS_DATA_CORRUPT when the entry's bytes are
-// damaged or do not fit the agent. `product` names the GPU in messages.
+// damaged or do not fit the agent. `product` names the GPU in messages,
+// `label` the catalog.
 Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog,
                                                std::span<const TargetId> agent_isas,
                                                std::string_view product,
-                                               SelectionOptions options = {});
+                                               SelectionOptions options = {},
+                                               const CatalogLabel& label = {});
 
 }  // namespace isapack
 

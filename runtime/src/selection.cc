@@ -195,7 +195,7 @@ std::string CoveringSelectors(const ProcessorInfo& processor) {
 }
 
 Error SelectionError(const Selection& selection, std::span<const TargetId> agent_isas,
-                     const Catalog& catalog, std::string_view product) {
+                     const Catalog& catalog, std::string_view product, const CatalogLabel& label) {
   const TargetId* agent = nullptr;
   std::string isa_names;
   for (const TargetId& isa : agent_isas) {
@@ -215,7 +215,7 @@ Error SelectionError(const Selection& selection, std::span<const TargetId> agent
   if (selection.blocked_by_missing_generic_isa) {
     return MakeError(
         ISAPACK_STATUS_ROCR_TOO_OLD,
-        "this build's code objects for " + who + " are generic (" +
+        std::string(label.name) + "'s code objects for " + who + " are generic (" +
             std::string(GenericOf(processor)->name) +
             ", code object v6), which needs ROCr >= 6.4, but this HSA runtime lists only " +
             isa_names +
@@ -223,8 +223,9 @@ Error SelectionError(const Selection& selection, std::span<const TargetId> agent
             "ISAPACK_CODE_OBJECT_MODE=exact");
   }
   return MakeError(ISAPACK_STATUS_UNSUPPORTED_DEVICE,
-                   "no code object in this build matches the GPU " + who + ": the agent reports " +
-                       isa_names + "; this build carries " + CatalogTargets(catalog) +
+                   "no code object in " + std::string(label.name) + " matches the GPU " + who +
+                       ": the agent reports " + isa_names + "; " + std::string(label.name) +
+                       " carries " + CatalogTargets(catalog) +
                        "; rebuild with ISAPACK_GPU_TARGETS including " +
                        CoveringSelectors(processor));
 }

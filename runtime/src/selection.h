@@ -79,12 +79,21 @@ bool RetargetAllowed(bool requested);
 std::string FormatTrace(const Selection& selection, std::span<const TargetId> agent_isas,
                         const Catalog& catalog);
 
+// How messages name a catalog and what to do when it is damaged: the one
+// built into libisapack by default, another (isapack_add_device_library's,
+// a file) by its name.
+struct CatalogLabel {
+  std::string_view name = "this build";
+  std::string_view damage_fix = "the installed library is damaged: reinstall libisapack";
+};
+
 // The error for a failed selection: ROCR_TOO_OLD when only a generic object
 // matched, else UNSUPPORTED_DEVICE naming the agent's ISAs and product, the
-// code objects this build carries and the selector that would cover it.
+// code objects the catalog carries and the selector that would cover it.
 // `product` may be empty (then the target table's product name is used).
 Error SelectionError(const Selection& selection, std::span<const TargetId> agent_isas,
-                     const Catalog& catalog, std::string_view product);
+                     const Catalog& catalog, std::string_view product,
+                     const CatalogLabel& label = {});
 
 // "retargeted to gfx1036 (code object v5) for a ROCr without generic
 // support", for a retargeted selection.

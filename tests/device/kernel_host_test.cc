@@ -9,6 +9,13 @@
 #include <vector>
 
 #include "host_dispatch.h"
+#include "isapack/device/kernel_args.h"
+#include "isapack/device/kernels.h"
+
+extern "C" {
+// tests/device/host_test_kernels.c
+extern const isapack_host_kernel_t isapack_host_kernel_isapack_test_ids;
+}
 
 namespace {
 
@@ -49,7 +56,9 @@ void Dispatch(isapack_kernel_id_t kernel, const void* args, size_t args_size, ui
   packet.grid_size_y = 1;
   packet.grid_size_z = 1;
   packet.kernarg_address = reinterpret_cast<uintptr_t>(kernarg);
-  ASSERT_EQ(isapack_host_dispatch(kernel, &packet, wavefront), 0);
+  ASSERT_EQ(isapack_host_dispatch(isapack_host_find_kernel(isapack_kernel_names[kernel]), &packet,
+                                  wavefront),
+            0);
 }
 
 void Fill(uint8_t* dst, size_t length, uint64_t pattern, uint32_t width, uint32_t grid) {
@@ -200,6 +209,7 @@ TEST(ProbeKernel, RecordsEveryWorkItemAndTheDispatchGeometry) {
 }
 
 TEST(HostDispatch, RejectsPacketsItCannotRun) {
+  const isapack_host_kernel_t* fill = isapack_host_find_kernel("isapack_fill");
   isapack_dispatch_packet_t packet{};
   uint8_t kernarg[32] = {};
   packet.kernarg_address = reinterpret_cast<uintptr_t>(kernarg);
@@ -207,19 +217,65 @@ TEST(HostDispatch, RejectsPacketsItCannotRun) {
   packet.workgroup_size_y = packet.workgroup_size_z = 1;
   packet.grid_size_x = 0;
   packet.grid_size_y = packet.grid_size_z = 1;
-  EXPECT_EQ(isapack_host_dispatch(ISAPACK_KERNEL_FILL, &packet, 32), -1);
+  EXPECT_EQ(isapack_host_dispatch(fill, &packet, 32), -1);
   packet.grid_size_x = 64;
-  packet.grid_size_y = 2;
-  EXPECT_EQ(isapack_host_dispatch(ISAPACK_KERNEL_FILL, &packet, 32), -1);
-  packet.grid_size_y = 1;
-  EXPECT_EQ(isapack_host_dispatch(ISAPACK_KERNEL_COUNT, &packet, 32), -1);
+  packet.workgroup_size_z = 0;
+  EXPECT_EQ(isapack_host_dispatch(fill, &packet, 32), -1);
+  packet.workgroup_size_z = 1;
+  EXPECT_EQ(isapack_host_dispatch(nullptr, &packet, 32), -1);
+  isapack_host_kernel_t newer = *fill;
+  newer.abi_version = ISAPACK_HOST_KERNEL_ABI_VERSION + 1;
+  EXPECT_EQ(isapack_host_dispatch(&newer, &packet, 32), -1);
+  packet.kernarg_address = 0;
+  EXPECT_EQ(isapack_host_dispatch(fill, &packet, 32), -1);
 }
 
-TEST(HostDispatch, FindsKernelsByNameOrDescriptor) {
-  EXPECT_EQ(isapack_host_find_kernel("isapack_fill.kd"), ISAPACK_KERNEL_FILL);
-  EXPECT_EQ(isapack_host_find_kernel("isapack_copy"), ISAPACK_KERNEL_COPY);
-  EXPECT_EQ(isapack_host_find_kernel("isapack_probe.kd"), ISAPACK_KERNEL_PROBE);
-  EXPECT_EQ(isapack_host_find_kernel("memset"), ISAPACK_KERNEL_COUNT);
+TEST(HostDispatch, FindsIsapacksKernelsByNameOrDescriptor) {
+  EXPECT_EQ(isapack_host_find_kernel("isapack_fill.kd"), &isapack_host_kernel_isapack_fill);
+  EXPECT_EQ(isapack_host_find_kernel("isapack_copy"), &isapack_host_kernel_isapack_copy);
+  EXPECT_EQ(isapack_host_find_kernel("isapack_probe.kd"), &isapack_host_kernel_isapack_probe);
+  EXPECT_EQ(isapack_host_find_kernel("memset"), nullptr);
+  EXPECT_STREQ(isapack_host_kernel_isapack_fill.name, "isapack_fill");
+  EXPECT_EQ(isapack_host_kernel_isapack_fill.args_size, sizeof(isapack_fill_args_t));
+  EXPECT_EQ(isapack_host_kernel_isapack_probe.args_size, sizeof(isapack_probe_args_t));
+}
+
+// A 3-D grid of 5 x 3 x 2 work items in workgroups of 2 x 2 x 2 (partial
+// groups in every dimension): each work item records its IDs once, x fastest.
+TEST(HostDispatch, RunsEveryWorkItemOfAThreeDimensionalGridOnceWithItsIds) {
+  constexpr uint32_t kX = 5, kY = 3, kZ = 2;
+  std::vector<uint32_t> out(kX * kY * kZ * 4, 0xffffffffu);
+  struct {
+    uint64_t output;
+  } args{reinterpret_cast<uintptr_t>(out.data())};
+  alignas(16) uint8_t kernarg[16] = {};
+  std::memcpy(kernarg, &args, sizeof(args));
+  isapack_dispatch_packet_t packet{};
+  packet.workgroup_size_x = packet.workgroup_size_y = packet.workgroup_size_z = 2;
+  packet.grid_size_x = kX;
+  packet.grid_size_y = kY;
+  packet.grid_size_z = kZ;
+  packet.kernarg_address = reinterpret_cast<uintptr_t>(kernarg);
+  ASSERT_EQ(isapack_host_kernel_isapack_test_ids.args_size, 8u);
+  ASSERT_EQ(isapack_host_dispatch(&isapack_host_kernel_isapack_test_ids, &packet, 4), 0);
+  for (uint32_t z = 0; z < kZ; ++z) {
+    for (uint32_t y = 0; y < kY; ++y) {
+      for (uint32_t x = 0; x < kX; ++x) {
+        const uint32_t* record = &out[((z * kY + y) * kX + x) * 4];
+        SCOPED_TRACE(testing::Message() << "work item " << x << "," << y << "," << z);
+        EXPECT_EQ(record[0], x);
+        EXPECT_EQ(record[1], y);
+        EXPECT_EQ(record[2], z);
+        // workgroup (x/2, y/2, z/2) has min(2, rest) items per dimension
+        const uint32_t items = std::min(2u, kX - x / 2 * 2) * std::min(2u, kY - y / 2 * 2) *
+                               std::min(2u, kZ - z / 2 * 2);
+        const uint32_t linear =
+            (z % 2) * std::min(2u, kX - x / 2 * 2) * std::min(2u, kY - y / 2 * 2) +
+            (y % 2) * std::min(2u, kX - x / 2 * 2) + x % 2;
+        EXPECT_EQ(record[3], std::min(4u, items - linear / 4 * 4)) << "active lanes";
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -9,10 +9,14 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 
 #include "code_object.h"
+#include "input_file.h"
+#include "isapack/device/kernel_args.h"
+#include "kernel_metadata.h"
 #include "support/test_paths.h"
 #include "target_id.h"
 
@@ -73,6 +77,37 @@ TEST(BuildTreeCodeObjects, LlvmReadelfSeesTheFlagsOfTheTargetAndTheAbiOfTheVersi
         ReadelfHeader(readelf, build + "/device_library/" + object.at("file").get<std::string>());
     EXPECT_EQ(header.flags, CodeObjectFlags(Target(id))) << id;
     EXPECT_EQ(header.abi, version - 2) << id << " v" << version;  // ELFABIVERSION_AMDGPU_HSA_V<n>
+  }
+}
+
+// The metadata of every code object of this build lists isapack's three
+// kernels with their descriptor symbols, and each takes exactly its argument
+// struct (explicit bytes) in a segment at least that large.
+TEST(BuildTreeCodeObjects, MetadataListsEachKernelWithItsArgumentStructSize) {
+  const std::string build = testing::TestPath("BUILD_DIR");
+  ASSERT_FALSE(build.empty()) << testing::kBuildTreeOnly;
+  std::ifstream in(build + "/isapack-targets.json");
+  ASSERT_TRUE(in) << build << "/isapack-targets.json";
+  const nlohmann::json record = nlohmann::json::parse(in);
+  const std::map<std::string, uint32_t> expected = {
+      {"isapack_fill", sizeof(isapack_fill_args_t)},
+      {"isapack_copy", sizeof(isapack_copy_args_t)},
+      {"isapack_probe", sizeof(isapack_probe_args_t)}};
+  for (const nlohmann::json& object : record.at("code_objects")) {
+    const std::string id = object.at("target_id").get<std::string>();
+    auto file = OpenInputFile(build + "/device_library/" + object.at("file").get<std::string>(),
+                              kDefaultMaxFileSize);
+    ASSERT_TRUE(file) << file.error().message;
+    auto kernels = ReadKernelMetadata(file->bytes());
+    ASSERT_TRUE(kernels) << id << ": " << kernels.error().message;
+    std::map<std::string, uint32_t> seen;
+    for (const KernelMetadata& kernel : *kernels) {
+      EXPECT_EQ(kernel.symbol, kernel.name + ".kd") << id;
+      EXPECT_GE(kernel.kernarg_segment_size, kernel.explicit_kernarg_size()) << id;
+      EXPECT_EQ(kernel.kernarg_segment_align % 8, 0u) << id << " " << kernel.name;
+      seen[kernel.name] = kernel.explicit_kernarg_size();
+    }
+    EXPECT_EQ(seen, expected) << id;
   }
 }
 

@@ -4,7 +4,7 @@
 #include <span>
 
 #include "code_object.h"
-#include "metadata.h"
+#include "kernel_metadata.h"
 #include "support/elf_builder.h"
 #include "target_table.h"
 
@@ -18,11 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)isapack::ReadLegacyCodeObjectInfo(image);
   auto note = isapack::FindMetadataNote(image);
   if (note && !note->empty()) {
-    (void)isapack::ParseMetadataNote(*note);
-    (void)isapack::ReadCodeObjectMetadata(*note);
+    (void)isapack::ReadMetadataNote(*note);
   }
+  (void)isapack::ReadKernelMetadata(image);
   // The metadata reader on the raw bytes too: most inputs are not ELF files.
-  (void)isapack::ReadCodeObjectMetadata(image);
+  (void)isapack::ReadMetadataNote(image);
   if (header && header->code_object_version >= 4) {
     isapack::CodeObjectExpectation expected;
     if (auto target = isapack::TargetIdOfHeader(*header)) {

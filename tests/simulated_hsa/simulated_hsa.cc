@@ -6,7 +6,9 @@
 // environment (README.md). Its code object loader applies ROCr's documented
 // checks to the ELF it is given; its queues execute AQL kernel dispatches by
 // running the host build of the same device-library kernel sources over the
-// grid. Nothing it reports is a hardware result.
+// grid (isapack's own kernels, or any project's host kernel library: see
+// FindHostKernel). Nothing it reports is a hardware result.
+#include <dlfcn.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -59,7 +61,7 @@ struct SimAgent {
 
 struct SimSymbol {
   std::string name;
-  isapack_kernel_id_t kernel = ISAPACK_KERNEL_COUNT;
+  const isapack_host_kernel_t* kernel = nullptr;  // the host build that runs it, if found
   uint32_t kernarg_size = 0;
   uint32_t group_segment_size = 0;
   uint32_t private_segment_size = 0;
@@ -113,6 +115,7 @@ struct Config {
   // from the ROCm 5.2 release; Debian 12's 5.2.3 knows gfx1036).
   bool knows_gfx94x_and_gfx11 = true;
   std::set<std::string> faults;
+  std::vector<void*> host_libraries;  // ISAPACK_SIMULATED_HSA_HOST_KERNELS, opened once
   bool Fault(const char* name) const { return faults.count(name) != 0; }
 };
 
@@ -152,7 +155,48 @@ bool Initialized() {
   return R().refcount > 0;
 }
 
-// Reads the environment: agents, the imitated ROCr and faults.
+// Opens the host kernel libraries ISAPACK_SIMULATED_HSA_HOST_KERNELS lists
+// (':'-separated paths). Each stays loaded for the life of the process:
+// executables keep pointers to its kernels.
+bool OpenHostLibraries(Config* config) {
+  static std::map<std::string, void*> opened;  // guarded by R().mutex (hsa_init holds it)
+  const char* list = std::getenv("ISAPACK_SIMULATED_HSA_HOST_KERNELS");
+  for (const std::string& path : Split(list ? list : "", ':')) {
+    void*& handle = opened[path];
+    if (handle == nullptr) handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      std::fprintf(stderr,
+                   "isapack simulated HSA: ISAPACK_SIMULATED_HSA_HOST_KERNELS names '%s', which "
+                   "does not load: %s\n",
+                   path.c_str(), dlerror());
+      opened.erase(path);
+      return false;
+    }
+    config->host_libraries.push_back(handle);
+  }
+  return true;
+}
+
+// The host build of the kernel whose descriptor symbol is `symbol`
+// ("saxpy.kd"): isapack's own kernels, then isapack_host_kernel_<name> in the
+// program and the libraries it loaded globally, then in the host kernel
+// libraries ISAPACK_SIMULATED_HSA_HOST_KERNELS lists. nullptr when none has
+// it, or when the one found is of another host kernel ABI.
+const isapack_host_kernel_t* FindHostKernel(const std::string& symbol, const Config& config) {
+  const std::string name =
+      symbol.size() > 3 && symbol.ends_with(".kd") ? symbol.substr(0, symbol.size() - 3) : symbol;
+  if (const isapack_host_kernel_t* own = isapack_host_find_kernel(name.c_str())) return own;
+  const std::string exported = ISAPACK_HOST_KERNEL_SYMBOL_PREFIX + name;
+  void* found = dlsym(RTLD_DEFAULT, exported.c_str());
+  for (size_t i = 0; found == nullptr && i < config.host_libraries.size(); ++i)
+    found = dlsym(config.host_libraries[i], exported.c_str());
+  const auto* kernel = static_cast<const isapack_host_kernel_t*>(found);
+  if (kernel == nullptr || kernel->abi_version != ISAPACK_HOST_KERNEL_ABI_VERSION) return nullptr;
+  return kernel;
+}
+
+// Reads the environment: agents, the imitated ROCr, faults and host kernel
+// libraries.
 bool Configure(Config* config) {
   const char* agents = std::getenv("ISAPACK_SIMULATED_HSA_AGENTS");
   config->agent_specs = Split(agents ? agents : "gfx1103", ';');
@@ -173,7 +217,7 @@ bool Configure(Config* config) {
   if (const char* faults = std::getenv("ISAPACK_SIMULATED_HSA_FAULTS")) {
     for (const std::string& fault : Split(faults, ',')) config->faults.insert(fault);
   }
-  return true;
+  return OpenHostLibraries(config);
 }
 
 FeatureSetting OnOff(FeatureSetting setting, isapack::FeatureSupport support) {
@@ -313,7 +357,7 @@ void RunQueue(SimQueue* q) {
       const auto* symbol = reinterpret_cast<const SimSymbol*>(packet.kernel_object);
       if (R().config.Fault("hang")) {
         complete = false;  // consumed, never completed
-      } else if (symbol != nullptr && symbol->kernel != ISAPACK_KERNEL_COUNT) {
+      } else if (symbol != nullptr && symbol->kernel != nullptr) {
         isapack_host_dispatch(symbol->kernel,
                               reinterpret_cast<const isapack_dispatch_packet_t*>(&packet),
                               q->agent->wavefront);
@@ -338,6 +382,25 @@ SIM_API const char* isapack_simulated_hsa_description() {
   return "isapack simulated HSA runtime (a test double: kernels run as the host build of the "
          "device "
          "library on the CPU; no GPU is used)";
+}
+
+// Why a loaded kernel (its kernel object) cannot run here, or NULL when its
+// host build was found. libisapack asks when it looks a kernel up, so that a
+// missing host build is an error naming the fix, not a dispatch that
+// silently does nothing.
+SIM_API const char* isapack_simulated_hsa_kernel_problem(uint64_t kernel_object) {
+  static thread_local std::string message;
+  const auto* symbol = reinterpret_cast<const SimSymbol*>(kernel_object);
+  if (symbol == nullptr) return "no kernel object";
+  if (symbol->kernel != nullptr) return nullptr;
+  const std::string name = symbol->name.substr(0, symbol->name.size() - 3);
+  message = "the simulated HSA runtime has no host build of kernel '" + name +
+            "' (no " ISAPACK_HOST_KERNEL_SYMBOL_PREFIX + name + " of host kernel ABI " +
+            std::to_string(ISAPACK_HOST_KERNEL_ABI_VERSION) +
+            " in the program, its libraries or ISAPACK_SIMULATED_HSA_HOST_KERNELS): build the "
+            "kernel sources for the host (isapack_add_device_library(... HOST_LIBRARY)) and link "
+            "that library into the program, or list it in ISAPACK_SIMULATED_HSA_HOST_KERNELS";
+  return message.c_str();
 }
 
 // Objects still alive (allocations, signals, queues, executables, readers):
@@ -574,7 +637,7 @@ SIM_API hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t exec
     auto sim_symbol = std::make_unique<SimSymbol>();
     sim_symbol->name = std::string(symbol.name);
     sim_symbol->agent = agent;
-    sim_symbol->kernel = isapack_host_find_kernel(sim_symbol->name.c_str());
+    sim_symbol->kernel = FindHostKernel(sim_symbol->name, R().config);
     // amd_kernel_code descriptor: group, private, kernarg sizes at 0, 4, 8.
     std::memcpy(&sim_symbol->group_segment_size, descriptor->data(), 4);
     std::memcpy(&sim_symbol->private_segment_size, descriptor->data() + 4, 4);

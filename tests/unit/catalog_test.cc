@@ -128,14 +128,18 @@ TEST(Catalog, RefusesATruncatedImage) {
             "catalog: image of 50 bytes is shorter than its header");
 }
 
-TEST(Catalog, RefusesWrongMagicAndVersion) {
+TEST(Catalog, RefusesWrongMagicAndVersionNamingANewerIsapack) {
   auto image = Build(Inputs(1));
   image[0] = 'X';
   EXPECT_EQ(ParseError(image), "catalog: bad magic; this is not an isapack catalog");
   image = Build(Inputs(1));
   image[8] = 2;
   EXPECT_EQ(ParseError(image),
-            "catalog: format version 2 is not supported (this isapack reads version 1)");
+            "catalog: format version 2 was written by a newer isapack (this one reads version 1); "
+            "upgrade isapack to read it, or rebuild the catalog with this one");
+  image[8] = 0;
+  EXPECT_EQ(ParseError(image),
+            "catalog: format version 0 is not supported (this isapack reads version 1)");
 }
 
 TEST(Catalog, RefusesADamagedTableOfContents) {

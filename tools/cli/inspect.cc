@@ -13,7 +13,7 @@
 #include "catalog.h"
 #include "catalog_format.h"
 #include "code_object.h"
-#include "metadata.h"
+#include "kernel_metadata.h"
 #include "offload_bundle.h"
 
 namespace isapack {
@@ -229,7 +229,7 @@ class Inspector {
     if (auto note = FindMetadataNote(image); !note) {
       object["error"] = note.error().message;
     } else if (!note->empty()) {
-      if (auto metadata = ReadCodeObjectMetadata(*note)) {
+      if (auto metadata = ReadMetadataNote(*note)) {
         object["metadata_target"] = metadata->target;
         for (const KernelMetadata& k : metadata->kernels) {
           kernels.push_back({{"name", k.name},

@@ -1,5 +1,7 @@
-/* libisapack: an AMD GPU device library (buffer fill, copy, probe) embedded
- * as compressed code objects for many GPUs, picked per device at run time.
+/* libisapack: AMD GPU device code embedded as compressed code objects for
+ * many GPUs, picked per device at run time — its own device library (buffer
+ * fill, copy, probe) and any program's catalog (isapack_add_device_library),
+ * loaded, looked up by kernel name and dispatched the same way.
  *
  * Conventions:
  *  - Functions that can fail return isapack_status_t: NULL on success, else
@@ -76,6 +78,47 @@ ISAPACK_API isapack_status_t isapack_catalog_entry_info(size_t index,
  * checks its hash and validates its ELF header against the entry. */
 ISAPACK_API isapack_status_t isapack_catalog_entry_extract(size_t index, void* buffer,
                                                            size_t capacity);
+
+/* ---------------------------------------------------------------------------
+ * Catalogs: the built-in one, and any program's
+ *
+ * A catalog handle stands for a parsed, checked catalog (bounds and the
+ * table of contents' hash at open; each entry's hashes and ELF header when
+ * a device loads it). A damaged catalog is an error, never a crash.
+ * ------------------------------------------------------------------------- */
+
+typedef struct isapack_catalog_s* isapack_catalog_t;
+
+/* isapack_catalog_open_memory flags. */
+#define ISAPACK_CATALOG_BORROW                                   \
+  1u /* the caller keeps the bytes alive and unchanged while the \
+        catalog is open (a catalog linked into the program):     \
+        libisapack does not copy them */
+
+/* The catalog built into libisapack (its own kernels). */
+ISAPACK_API isapack_status_t isapack_catalog_open_builtin(isapack_catalog_t* out_catalog);
+/* A catalog in memory, copied unless flags has ISAPACK_CATALOG_BORROW. */
+ISAPACK_API isapack_status_t isapack_catalog_open_memory(const void* data, size_t size,
+                                                         uint32_t flags,
+                                                         isapack_catalog_t* out_catalog);
+/* A catalog file (catalog.bin), mapped read-only. */
+ISAPACK_API isapack_status_t isapack_catalog_open_file(const char* path,
+                                                       isapack_catalog_t* out_catalog);
+/* Closes a catalog; executables loaded from it stay valid. NULL is allowed. */
+ISAPACK_API void isapack_catalog_close(isapack_catalog_t catalog);
+
+/* Number of code objects in the catalog (0 for NULL). */
+ISAPACK_API size_t isapack_catalog_size(isapack_catalog_t catalog);
+/* Describes entry `index` (< isapack_catalog_size()); strings live as long
+ * as the catalog. */
+ISAPACK_API isapack_status_t isapack_catalog_describe(isapack_catalog_t catalog, size_t index,
+                                                      isapack_catalog_entry_info_t* out_info);
+/* The catalog's build record (JSON: library, selectors, code objects, covered
+ * and left-out targets), or "{}" when it has none. */
+ISAPACK_API const char* isapack_catalog_build_info_json(isapack_catalog_t catalog);
+/* Decompresses and checks every entry (hashes, ELF header against the
+ * entry): DATA_CORRUPT naming the first damaged one. */
+ISAPACK_API isapack_status_t isapack_catalog_verify(isapack_catalog_t catalog);
 
 /* ---------------------------------------------------------------------------
  * Selection without a device
@@ -211,6 +254,90 @@ typedef struct isapack_probe_report_s {
  * does not match the dispatch. */
 ISAPACK_API isapack_status_t isapack_device_probe(isapack_device_t device,
                                                   isapack_probe_report_t* out_report);
+
+/* ---------------------------------------------------------------------------
+ * Any program's kernels: load a catalog, look kernels up, dispatch them
+ *
+ * isapack's own fill, copy and probe go through this same path.
+ * ------------------------------------------------------------------------- */
+
+typedef struct isapack_executable_s* isapack_executable_t;
+typedef struct isapack_kernel_s* isapack_kernel_t;
+
+/* Selects the catalog's code object for the device's GPU (the agent's HSA
+ * ISA list; exact beats generic), checks it (hash, ELF flags) before HSA
+ * sees it, loads and freezes it, and resolves every kernel its metadata
+ * lists. Fails like isapack_device_create: UNSUPPORTED_DEVICE naming the
+ * selector to rebuild the catalog with, ROCR_TOO_OLD, LOAD_REJECTED,
+ * DATA_CORRUPT. The device owns the executable: unload it, or it goes with
+ * the device. */
+ISAPACK_API isapack_status_t isapack_device_load(isapack_device_t device, isapack_catalog_t catalog,
+                                                 isapack_executable_t* out_executable);
+/* Waits up to the device's dispatch timeout for the executable's dispatches
+ * still in flight, then unloads it (its kernel handles become invalid).
+ * TIMEOUT, and it stays loaded, when one does not finish. NULL is allowed. */
+ISAPACK_API isapack_status_t isapack_executable_unload(isapack_executable_t executable);
+
+typedef struct isapack_executable_info_s {
+  const char* code_object;     /* target ID of the code object loaded (as in the device info) */
+  size_t catalog_entry;        /* its index in the catalog */
+  const char* selection_trace; /* candidates tried and why each was taken or not */
+  size_t kernel_count;         /* kernels it holds (isapack_executable_kernel_name) */
+} isapack_executable_info_t;
+
+ISAPACK_API isapack_status_t isapack_executable_info(isapack_executable_t executable,
+                                                     isapack_executable_info_t* out_info);
+/* Name of kernel `index` (< kernel_count), or NULL. */
+ISAPACK_API const char* isapack_executable_kernel_name(isapack_executable_t executable,
+                                                       size_t index);
+/* The kernel called `name` ("saxpy" or its descriptor "saxpy.kd"). An
+ * unknown name is NOT_FOUND listing the kernels there are. The handle lives
+ * as long as the executable. */
+ISAPACK_API isapack_status_t isapack_executable_kernel(isapack_executable_t executable,
+                                                       const char* name,
+                                                       isapack_kernel_t* out_kernel);
+
+typedef struct isapack_kernel_info_s {
+  const char* name;              /* "saxpy" */
+  uint32_t kernarg_size;         /* argument bytes a dispatch passes (the explicit arguments) */
+  uint32_t kernarg_segment_size; /* the whole segment, hidden arguments included (zeroed) */
+  uint32_t kernarg_alignment;    /* alignment of the segment */
+  uint32_t group_segment_size;   /* static group (LDS) memory per workgroup */
+  uint32_t private_segment_size; /* scratch memory per work item */
+  uint32_t max_workgroup_size;   /* largest workgroup it was compiled for (0: not recorded) */
+} isapack_kernel_info_t;
+
+ISAPACK_API isapack_status_t isapack_kernel_info(isapack_kernel_t kernel,
+                                                 isapack_kernel_info_t* out_info);
+
+typedef struct isapack_dispatch_s {
+  uint32_t struct_size;                /* sizeof(isapack_dispatch_t) */
+  uint32_t grid_size[3];               /* work items per dimension; 0 in any: nothing runs and the
+                                          dispatch completes at once */
+  uint16_t workgroup_size[3];          /* work items per workgroup per dimension (>= 1) */
+  uint16_t reserved;                   /* zero */
+  uint32_t dynamic_group_segment_size; /* group memory beyond the kernel's own, per workgroup */
+  const void* kernarg;                 /* the kernel's explicit arguments, as its kernarg segment
+                                          lays them out; copied before the call returns */
+  size_t kernarg_size;                 /* must equal the kernel's kernarg_size */
+} isapack_dispatch_t;
+
+/* A one-dimensional dispatch of one work item in workgroups of one, no
+ * arguments: set grid_size, workgroup_size and kernarg. */
+ISAPACK_API void isapack_dispatch_init(isapack_dispatch_t* dispatch);
+
+/* Starts a dispatch of `kernel` (loaded on this device). Checked first:
+ * kernarg_size equals the kernel's, every workgroup dimension >= 1 and the
+ * workgroup within the kernel's and the agent's limits, grid sizes below
+ * 2^32. */
+ISAPACK_API isapack_status_t isapack_device_dispatch_async(isapack_device_t device,
+                                                           isapack_kernel_t kernel,
+                                                           const isapack_dispatch_t* dispatch,
+                                                           isapack_completion_t* out_completion);
+/* The same, waiting for completion (up to the device's dispatch timeout). */
+ISAPACK_API isapack_status_t isapack_device_dispatch(isapack_device_t device,
+                                                     isapack_kernel_t kernel,
+                                                     const isapack_dispatch_t* dispatch);
 
 /* ---------------------------------------------------------------------------
  * Agents, without creating a device

@@ -77,29 +77,6 @@ ISAPACK_STATIC_ASSERT(sizeof(isapack_probe_record_t) == 16, "probe record is 16 
 #define ISAPACK_PROBE_OUTPUT_SIZE(records) \
   (sizeof(isapack_probe_header_t) + (size_t)(records) * sizeof(isapack_probe_record_t))
 
-/* The HSA kernel dispatch packet as kernels read it (the layout of
- * hsa_kernel_dispatch_packet_t; the runtime checks the two agree). */
-typedef struct isapack_dispatch_packet_s {
-  uint16_t header;
-  uint16_t setup;
-  uint16_t workgroup_size_x;
-  uint16_t workgroup_size_y;
-  uint16_t workgroup_size_z;
-  uint16_t reserved0;
-  uint32_t grid_size_x;
-  uint32_t grid_size_y;
-  uint32_t grid_size_z;
-  uint32_t private_segment_size;
-  uint32_t group_segment_size;
-  uint64_t kernel_object;
-  uint64_t kernarg_address;
-  uint64_t reserved2;
-  uint64_t completion_signal;
-} isapack_dispatch_packet_t;
-ISAPACK_STATIC_ASSERT(sizeof(isapack_dispatch_packet_t) == 64, "AQL packets are 64 bytes");
-ISAPACK_STATIC_ASSERT(offsetof(isapack_dispatch_packet_t, grid_size_x) == 12, "AQL layout");
-ISAPACK_STATIC_ASSERT(offsetof(isapack_dispatch_packet_t, kernarg_address) == 40, "AQL layout");
-
 #ifdef __cplusplus
 }
 #endif
