@@ -116,6 +116,7 @@ endfunction()
 #   LLVM_MAJOR <n>
 #   [STRICT <bool>]                 left-out family members become errors
 #   [FROM <variable>]               where the selectors came from (record, summary)
+#   [LIBRARY <name>]                the device library it is for (record, summary)
 #   [RECORD <file>]                 where the record goes (default: a scratch file)
 #   [OUT_SUMMARY <var>]             the summary lines, as a list
 #   OUT_PREFIX <prefix>
@@ -131,7 +132,7 @@ endfunction()
 function(isapack_expand_gpu_targets)
   cmake_parse_arguments(PARSE_ARGV 0 ARG
     ""
-    "SELECTORS_VARIABLE;MODE;CODE_OBJECT_VERSION;LLVM_MAJOR;STRICT;FROM;RECORD;OUT_SUMMARY;OUT_PREFIX;OUT_ERROR"
+    "SELECTORS_VARIABLE;MODE;CODE_OBJECT_VERSION;LLVM_MAJOR;STRICT;FROM;LIBRARY;RECORD;OUT_SUMMARY;OUT_PREFIX;OUT_ERROR"
     "SELECTORS;SUPPORTED")
   _isapack_expand_tool(_tool)
   if(NOT ARG_FROM)
@@ -153,6 +154,10 @@ function(isapack_expand_gpu_targets)
     string(JOIN ";" _selectors ${ARG_SELECTORS})
   endif()
   string(JOIN ";" _supported ${ARG_SUPPORTED})
+  set(_library)
+  if(ARG_LIBRARY)
+    set(_library --library "${ARG_LIBRARY}")
+  endif()
   execute_process(
     COMMAND "${_tool}"
       --record "${ARG_RECORD}"
@@ -163,7 +168,8 @@ function(isapack_expand_gpu_targets)
       --supported "${_supported}"
       --llvm-major "${ARG_LLVM_MAJOR}"
       --strict ${_strict}
-      --isapack-version "${PROJECT_VERSION}"
+      --isapack-version "${ISAPACK_VERSION}"
+      ${_library}
       --compiler "${ISAPACK_CLANG}"
       --compiler-version "${ISAPACK_CLANG_VERSION}"
       --probe "${ISAPACK_TOOLCHAIN_PROBE}"

@@ -65,19 +65,20 @@ std::string ExpansionRecordText(const ExpansionContext& context, const Expansion
   for (const LeftOutTarget& target : expansion.left_out) {
     left_out.push_back({{"target_id", target.target_id}, {"reason", target.reason}});
   }
-  const json record = {{"schema", 1},
-                       {"isapack_version", context.isapack_version},
-                       {"selectors", selectors},
-                       {"selectors_from", context.selectors_from},
-                       {"mode", options.mode},
-                       {"exact_code_object_version", std::stoi(options.code_object_version)},
-                       {"compiler",
-                        {{"path", context.compiler_path},
-                         {"version", context.compiler_version},
-                         {"llvm_major", options.llvm_major}}},
-                       {"code_objects", objects},
-                       {"covered_targets", expansion.covered},
-                       {"left_out", left_out}};
+  json record = {{"schema", 1},
+                 {"isapack_version", context.isapack_version},
+                 {"selectors", selectors},
+                 {"selectors_from", context.selectors_from},
+                 {"mode", options.mode},
+                 {"exact_code_object_version", std::stoi(options.code_object_version)},
+                 {"compiler",
+                  {{"path", context.compiler_path},
+                   {"version", context.compiler_version},
+                   {"llvm_major", options.llvm_major}}},
+                 {"code_objects", objects},
+                 {"covered_targets", expansion.covered},
+                 {"left_out", left_out}};
+  if (!context.library.empty()) record["library"] = context.library;
   return record.dump(2) + "\n";
 }
 
@@ -85,6 +86,7 @@ std::vector<std::string> ExpansionSummary(const ExpansionContext& context,
                                           const ExpansionOptions& options,
                                           const Expansion& expansion) {
   std::vector<std::string> lines;
+  if (!context.library.empty()) lines.push_back("isapack: device library " + context.library);
   lines.push_back("isapack: GPU selectors '" + AskedText(context.selectors) + "' (from " +
                   context.selectors_from + "), code object mode " + options.mode + ", LLVM " +
                   context.compiler_version + " (" + context.compiler_path + ", supported CPUs " +

@@ -21,6 +21,10 @@ struct ExpansionContext {
   std::string compiler_version;  // e.g. 19.1.7
   std::string
       compiler_probe;  // how the supported list was found, e.g. "from clang --print-supported-cpus"
+  // The device library the expansion is for (isapack_add_device_library's
+  // name); empty for isapack's own build. Recorded as "library" and named in
+  // the summary.
+  std::string library;
 };
 
 // The error configure prints for a failed expansion: the expansion's own

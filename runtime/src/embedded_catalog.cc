@@ -3,7 +3,8 @@
 #include <cstdint>
 
 extern "C" {
-// Defined in the generated catalog_blob.S.
+// Defined by the catalog accessor isapack_add_device_library generates
+// (cmake/device_library/catalog.c.in).
 extern const uint8_t isapack_catalog_begin[];
 extern const uint8_t isapack_catalog_end[];
 }

@@ -4,7 +4,7 @@
 //   isapack-expand-gpu-targets --record <file> --selectors <list> --from <variable>
 //     --mode generic|exact --code-object-version 4|5 --supported <list>
 //     --llvm-major <n> --strict ON|OFF --isapack-version <v>
-//     --compiler <path> --compiler-version <v> --probe <text>
+//     --compiler <path> --compiler-version <v> --probe <text> [--library <name>]
 // Lists are ';'-separated, as CMake writes them. On success: the record is
 // written (through a temporary file and a rename), the summary goes to
 // stdout one line per message, exit 0. On failure: the message on stderr,
@@ -39,7 +39,8 @@ int Usage(const std::string& problem) {
   std::cerr << "isapack-expand-gpu-targets: " << problem
             << " (usage: --record FILE --selectors LIST --from VARIABLE --mode generic|exact"
                " --code-object-version 4|5 --supported LIST --llvm-major N --strict ON|OFF"
-               " --isapack-version V --compiler PATH --compiler-version V --probe TEXT)\n";
+               " --isapack-version V --compiler PATH --compiler-version V --probe TEXT"
+               " [--library NAME])\n";
   return 2;
 }
 
@@ -60,7 +61,8 @@ std::string ParseOptions(int argc, char** argv, std::map<std::string, std::strin
                                          "--probe"};
   for (int i = 1; i < argc; i += 2) {
     const std::string name = argv[i];
-    if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
+    if (name != "--library" &&
+        std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
       return "unknown option '" + name + "'";
     }
     if (i + 1 >= argc) return name + " needs a value";
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
   context.compiler_path = values["--compiler"];
   context.compiler_version = values["--compiler-version"];
   context.compiler_probe = values["--probe"];
+  context.library = values["--library"];
 
   isapack::ExpansionOptions options;
   options.selectors = context.selectors;

@@ -1,7 +1,10 @@
 // Build-time gate for every code object:
 //   isapack_validate_code_object <input> <output> <target-id> <code-object-version>
-// Validates <input> against what the build asked for (code_object.h) and only
-// then writes <output>, through a temporary file and a rename. On failure it
+// Validates <input> against what the build asked for (code_object.h) — its
+// AMDGPU metadata must read and list at least one kernel, each with its
+// descriptor — and only then writes <output>, through a temporary file and
+// a rename. Any device library's code objects pass through it
+// (isapack_add_device_library); nothing here knows isapack's own kernels. On failure it
 // prints one line per mismatch, naming the object, removes any stale
 // <output> and exits 1, so the build stops and nothing half-checked is
 // embedded.
@@ -15,7 +18,7 @@
 
 #include "code_object.h"
 #include "input_file.h"
-#include "isapack/device/kernels.h"
+#include "kernel_metadata.h"
 #include "output_file.h"
 
 namespace {
@@ -45,8 +48,6 @@ int main(int argc, char** argv) {
 
   isapack::CodeObjectExpectation expected;
   expected.code_object_version = static_cast<unsigned>(version);
-  expected.kernel_descriptors = std::vector<std::string>(
-      std::begin(isapack_kernel_descriptor_names), std::end(isapack_kernel_descriptor_names));
   const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &expected.target);
   if (parse.error != isapack::TargetIdError::kOk) {
     return Fail(output, isapack::DescribeTargetIdError(target_text, parse));
@@ -55,6 +56,15 @@ int main(int argc, char** argv) {
   auto file = isapack::OpenSingleInputFile(input, isapack::kDefaultMaxFileSize, "a code object");
   if (!file) return Fail(output, file.error().message);
   const std::span<const uint8_t> image = file->bytes();
+  auto kernels = isapack::ReadKernelMetadata(image);
+  if (!kernels) return Fail(output, kernels.error().message);
+  if (kernels->empty()) {
+    return Fail(output,
+                "lists no kernel in its AMDGPU metadata; a device library needs at least one "
+                "ISAPACK_KERNEL");
+  }
+  for (const isapack::KernelMetadata& kernel : *kernels)
+    expected.kernel_descriptors.push_back(kernel.symbol);
   const std::vector<std::string> problems = isapack::ValidateCodeObject(image, expected);
   if (!problems.empty()) {
     std::string message = "does not match " + target_text + " (code object v" + argv[4] + "):";
