@@ -59,7 +59,7 @@ ISAPACK_API size_t isapack_catalog_entry_count(void) {
 
 ISAPACK_API isapack_status_t isapack_catalog_entry_info(size_t index,
                                                         isapack_catalog_entry_info_t* out_info) {
-  if (out_info == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_info is NULL");
+  if (out_info == nullptr) return isapack::NullArgument("out_info");
   if (isapack::Status status = isapack::CheckIndex(index); !status)
     return ToStatus(std::move(status));
   isapack::FillEntryInfo(EmbeddedCatalog()->entry(index), out_info);
@@ -105,39 +105,29 @@ isapack_status_t OpenCatalog(
   return nullptr;
 }
 
-template <typename Body>
-isapack_status_t Guarded(Body&& body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return ToStatus(ISAPACK_STATUS_OUT_OF_MEMORY, "out of host memory");
-  }
-}
-
 }  // namespace
 
 extern "C" {
 
 ISAPACK_API isapack_status_t isapack_catalog_open_builtin(isapack_catalog_t* out_catalog) {
-  if (out_catalog == nullptr)
-    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  if (out_catalog == nullptr) return isapack::NullArgument("out_catalog");
   *out_catalog = nullptr;
-  return Guarded([&] { return OpenCatalog(isapack::CatalogSource::Builtin(), out_catalog); });
+  return isapack::Guard(
+      [&] { return OpenCatalog(isapack::CatalogSource::Builtin(), out_catalog); });
 }
 
 ISAPACK_API isapack_status_t isapack_catalog_open_memory(const void* data, size_t size,
                                                          uint32_t flags,
                                                          isapack_catalog_t* out_catalog) {
-  if (out_catalog == nullptr)
-    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  if (out_catalog == nullptr) return isapack::NullArgument("out_catalog");
   *out_catalog = nullptr;
-  if (data == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "data is NULL");
+  if (data == nullptr) return isapack::NullArgument("data");
   if ((flags & ~ISAPACK_CATALOG_BORROW) != 0) {
     return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT,
                     "flags has unknown bits " + std::to_string(flags & ~ISAPACK_CATALOG_BORROW) +
                         "; the only flag is ISAPACK_CATALOG_BORROW");
   }
-  return Guarded([&] {
+  return isapack::Guard([&] {
     return OpenCatalog(isapack::CatalogSource::FromMemory(
                            std::span<const uint8_t>(static_cast<const uint8_t*>(data), size),
                            (flags & ISAPACK_CATALOG_BORROW) != 0),
@@ -147,11 +137,11 @@ ISAPACK_API isapack_status_t isapack_catalog_open_memory(const void* data, size_
 
 ISAPACK_API isapack_status_t isapack_catalog_open_file(const char* path,
                                                        isapack_catalog_t* out_catalog) {
-  if (out_catalog == nullptr)
-    return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_catalog is NULL");
+  if (out_catalog == nullptr) return isapack::NullArgument("out_catalog");
   *out_catalog = nullptr;
-  if (path == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "path is NULL");
-  return Guarded([&] { return OpenCatalog(isapack::CatalogSource::FromFile(path), out_catalog); });
+  if (path == nullptr) return isapack::NullArgument("path");
+  return isapack::Guard(
+      [&] { return OpenCatalog(isapack::CatalogSource::FromFile(path), out_catalog); });
 }
 
 ISAPACK_API void isapack_catalog_close(isapack_catalog_t catalog) {
@@ -164,8 +154,8 @@ ISAPACK_API size_t isapack_catalog_size(isapack_catalog_t catalog) {
 
 ISAPACK_API isapack_status_t isapack_catalog_describe(isapack_catalog_t catalog, size_t index,
                                                       isapack_catalog_entry_info_t* out_info) {
-  if (catalog == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "catalog is NULL");
-  if (out_info == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "out_info is NULL");
+  if (catalog == nullptr) return isapack::NullArgument("catalog");
+  if (out_info == nullptr) return isapack::NullArgument("out_info");
   const isapack::Catalog& parsed = catalog->source->catalog();
   if (index >= parsed.size()) {
     return ToStatus(ISAPACK_STATUS_NOT_FOUND, "catalog entry " + std::to_string(index) +
@@ -184,8 +174,8 @@ ISAPACK_API const char* isapack_catalog_build_info_json(isapack_catalog_t catalo
 }
 
 ISAPACK_API isapack_status_t isapack_catalog_verify(isapack_catalog_t catalog) {
-  if (catalog == nullptr) return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, "catalog is NULL");
-  return Guarded([&] { return ToStatus(catalog->source->VerifyAll()); });
+  if (catalog == nullptr) return isapack::NullArgument("catalog");
+  return isapack::Guard([&] { return ToStatus(catalog->source->VerifyAll()); });
 }
 
 }  // extern "C"

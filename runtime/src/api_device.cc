@@ -14,6 +14,8 @@
 #include "selection.h"
 #include "status.h"
 
+using isapack::Guard;
+using isapack::NullArgument;
 using isapack::ToStatus;
 
 struct isapack_device_s {
@@ -38,23 +40,6 @@ struct isapack_agent_list_s {
 };
 
 namespace {
-
-isapack_status_t NullArgument(const char* name) {
-  return ToStatus(ISAPACK_STATUS_INVALID_ARGUMENT, std::string(name) + " is NULL");
-}
-
-// Runs `body`, turning allocation failures into a status instead of letting
-// an exception cross the C boundary.
-template <typename Body>
-isapack_status_t Guard(Body&& body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return ToStatus(ISAPACK_STATUS_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception& e) {
-    return ToStatus(ISAPACK_STATUS_INTERNAL, std::string("unexpected error: ") + e.what());
-  }
-}
 
 // Executable and kernel handles are the objects themselves.
 isapack::Executable* ExecutableOf(isapack_executable_t handle) {

@@ -3,7 +3,6 @@
 // isapack's SIMULATED HSA runtime (tests/simulated_hsa, a test double: no
 // GPU is involved). The catalog used is the one this libisapack embeds,
 // read back out of the library file, so the test runs installed too.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,51 +18,17 @@
 #include "catalog_format.h"
 #include "isapack/device/kernel_args.h"
 #include "isapack/isapack.h"
-#include "support/test_paths.h"
+#include "support/loaded_catalog.h"
+#include "support/simulated_runtime.h"
 
 namespace {
 
-const std::string& SimulatedHsaPath() {
-  static const std::string path = isapack::testing::TestPath("SIMULATED_HSA");
-  return path;
-}
-
-size_t LiveHsaObjects() {
-  static void* handle = dlopen(SimulatedHsaPath().c_str(), RTLD_NOW | RTLD_LOCAL);
-  using Count = size_t (*)();
-  static auto count = reinterpret_cast<Count>(dlsym(handle, "isapack_simulated_hsa_live_objects"));
-  return count();
-}
-
-// The catalog this process's libisapack embeds, copied out of its file.
-std::vector<uint8_t> EmbeddedCatalogBytes() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&isapack_version), &info) == 0 || info.dli_fname == nullptr)
-    return {};
-  std::ifstream in(info.dli_fname, std::ios::binary);
-  const std::vector<uint8_t> file{std::istreambuf_iterator<char>(in),
-                                  std::istreambuf_iterator<char>()};
-  auto catalog = isapack::FindCatalog(file);
-  if (!catalog) return {};
-  return {catalog->image().begin(), catalog->image().end()};
-}
-
-// Takes a status: its code and message, freed.
-struct Result {
-  isapack_status_code_t code;
-  std::string message;
-};
-Result Take(isapack_status_t status) {
-  Result result{isapack_status_code(status), isapack_status_message(status)};
-  isapack_status_free(status);
-  return result;
-}
-
-#define ASSERT_OK(call)                                            \
-  do {                                                             \
-    const Result result_ = Take(call);                             \
-    ASSERT_EQ(result_.code, ISAPACK_STATUS_OK) << result_.message; \
-  } while (0)
+using isapack::testing::LiveHsaObjects;
+using isapack::testing::LoadedCatalog;
+using isapack::testing::Result;
+using isapack::testing::SimulatedHsaPath;
+using isapack::testing::Take;
+#define ASSERT_OK ISAPACK_ASSERT_OK
 
 // A simulated gfx1103 device (ROCr 6.4) for one test.
 class ProgramCatalogs : public ::testing::Test {
@@ -176,7 +141,7 @@ TEST_F(ProgramCatalogs, TheBuiltinCatalogLoadsLikeAnyAndItsFillKernelRunsByName)
 }
 
 TEST_F(ProgramCatalogs, TheSameCatalogFromMemoryOrAFileLoadsTheSameEntry) {
-  const std::vector<uint8_t> bytes = EmbeddedCatalogBytes();
+  const std::vector<uint8_t> bytes = LoadedCatalog();
   ASSERT_FALSE(bytes.empty());
   const std::string path = ::testing::TempDir() + "isapack-program-catalog.bin";
   {
@@ -277,7 +242,7 @@ TEST_F(ProgramCatalogs, DispatchesThatDoNotFitTheKernelAreRefusedWithTheReason) 
 }
 
 TEST_F(ProgramCatalogs, DamagedCatalogsAreErrorsNotCrashes) {
-  const std::vector<uint8_t> good = EmbeddedCatalogBytes();
+  const std::vector<uint8_t> good = LoadedCatalog();
   ASSERT_GT(good.size(), sizeof(isapack::catalog_format::FileHeader));
   isapack_catalog_t catalog = nullptr;
   // A byte of the table of contents (the first entry's record).

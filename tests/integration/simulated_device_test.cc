@@ -16,15 +16,12 @@
 
 #include "isapack/isapack.h"
 
-#include "support/test_paths.h"
+#include "support/simulated_runtime.h"
 
 namespace {
 
-// The simulated runtime this installation of the tests uses.
-const std::string& SimulatedHsaPath() {
-  static const std::string path = isapack::testing::TestPath("SIMULATED_HSA");
-  return path;
-}
+using isapack::testing::LiveHsaObjects;
+using isapack::testing::SimulatedHsaPath;
 #define kSimulatedHsa SimulatedHsaPath().c_str()
 
 // Sets the simulation's environment for one test; restores it afterwards.
@@ -41,15 +38,6 @@ class SimulatedHsa {
     unsetenv("ISAPACK_SIMULATED_HSA_FAULTS");
   }
 };
-
-// The simulation's count of live HSA objects (allocations, signals, queues,
-// executables, readers), through our own handle on the library.
-size_t LiveHsaObjects() {
-  static void* handle = dlopen(kSimulatedHsa, RTLD_NOW | RTLD_LOCAL);
-  using Count = size_t (*)();
-  static auto count = reinterpret_cast<Count>(dlsym(handle, "isapack_simulated_hsa_live_objects"));
-  return count();
-}
 
 isapack_device_options_t Options(uint32_t timeout_ms = 0) {
   isapack_device_options_t options;

@@ -4,7 +4,6 @@
 // dispatched through libisapack's C API — on isapack's SIMULATED HSA
 // runtime (a test double: the kernels run as their host build on the CPU;
 // no GPU is involved).
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,37 +15,15 @@
 
 #include "isapack_toolkit_kernels.h"
 #include "kernels.h"
-#include "support/test_paths.h"
+#include "support/simulated_runtime.h"
 
 namespace {
 
-const std::string& SimulatedHsaPath() {
-  static const std::string path = isapack::testing::TestPath("SIMULATED_HSA");
-  return path;
-}
-
-size_t LiveHsaObjects() {
-  static void* handle = dlopen(SimulatedHsaPath().c_str(), RTLD_NOW | RTLD_LOCAL);
-  using Count = size_t (*)();
-  static auto count = reinterpret_cast<Count>(dlsym(handle, "isapack_simulated_hsa_live_objects"));
-  return count();
-}
-
-struct Result {
-  isapack_status_code_t code;
-  std::string message;
-};
-Result Take(isapack_status_t status) {
-  Result result{isapack_status_code(status), isapack_status_message(status)};
-  isapack_status_free(status);
-  return result;
-}
-
-#define ASSERT_OK(call)                                            \
-  do {                                                             \
-    const Result result_ = Take(call);                             \
-    ASSERT_EQ(result_.code, ISAPACK_STATUS_OK) << result_.message; \
-  } while (0)
+using isapack::testing::LiveHsaObjects;
+using isapack::testing::Result;
+using isapack::testing::SimulatedHsaPath;
+using isapack::testing::Take;
+#define ASSERT_OK ISAPACK_ASSERT_OK
 
 // One simulated GPU; the host kernel library listed unless `host_kernels`
 // is false.

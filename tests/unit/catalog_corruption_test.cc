@@ -23,24 +23,14 @@
 #include "catalog_format.h"
 #include "catalog_writer.h"
 #include "isapack/isapack.h"
+#include "support/loaded_catalog.h"
 
 namespace isapack {
 namespace {
 
 namespace format = catalog_format;
 
-// The catalog of the libisapack this process loaded, copied out of the file.
-std::vector<uint8_t> LoadedCatalog() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&isapack_version), &info) == 0 || info.dli_fname == nullptr)
-    return {};
-  std::ifstream in(info.dli_fname, std::ios::binary);
-  const std::vector<uint8_t> file{std::istreambuf_iterator<char>(in),
-                                  std::istreambuf_iterator<char>()};
-  auto catalog = FindCatalog(file);
-  if (!catalog) return {};
-  return {catalog->image().begin(), catalog->image().end()};
-}
+using testing::LoadedCatalog;
 
 std::string EntryPrefix(const Catalog& catalog, size_t index) {
   return "catalog entry " + std::to_string(index) + " (" +
