@@ -145,6 +145,9 @@ endfunction()
 
 # isapack_add_device_library(<name>
 #   SOURCES <file>...                freestanding C17 kernels (isapack/device/device_abi.h)
+#   [OBJECTS <file>...]              prebuilt code objects, offload bundles, compressed bundles:
+#                                    each amdgcn object is validated and kept when it runs on a
+#                                    covered target, else left out and listed at build time
 #   [GPU_TARGETS <selector>...]      default: ISAPACK_GPU_TARGETS, GPU_TARGETS,
 #                                    AMDGPU_TARGETS, then all
 #   [CODE_OBJECT_MODE generic|exact] default: ISAPACK_CODE_OBJECT_MODE, else generic
@@ -169,13 +172,19 @@ endfunction()
 function(isapack_add_device_library name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "STRICT_TARGETS;HOST_LIBRARY"
     "CODE_OBJECT_MODE;CODE_OBJECT_VERSION;_EXPANSION;_RECORD;_EMBED_AS;_OBJECT_DIR;_CATALOG_DIR"
-    "SOURCES;GPU_TARGETS;COMPILE_OPTIONS;INCLUDE_DIRECTORIES;DEPENDS")
+    "SOURCES;OBJECTS;GPU_TARGETS;COMPILE_OPTIONS;INCLUDE_DIRECTORIES;DEPENDS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "isapack_add_device_library(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'")
   endif()
-  if(NOT ARG_SOURCES)
-    message(FATAL_ERROR "isapack_add_device_library(${name}): SOURCES is empty; name the kernel sources")
+  if(NOT ARG_SOURCES AND NOT ARG_OBJECTS)
+    message(FATAL_ERROR "isapack_add_device_library(${name}): SOURCES and OBJECTS are empty; name "
+      "the kernel sources or the prebuilt code objects")
   endif()
+  set(_prebuilt)
+  foreach(_object IN LISTS ARG_OBJECTS)
+    get_filename_component(_object "${_object}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _prebuilt "${_object}")
+  endforeach()
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "isapack_add_device_library(${name}): the name becomes C identifiers "
       "(${name}_catalog_open); use letters, digits and underscores")
@@ -254,7 +263,14 @@ function(isapack_add_device_library name)
 
   file(GLOB _abi_headers CONFIGURE_DEPENDS "${ISAPACK_DEVICE_INCLUDE_DIR}/isapack/device/*.h")
   set(_files)
+  set(_compiled_objects)
+  set(_compiled_versions)
   foreach(_object _version IN ZIP_LISTS _objects _versions)
+    if(NOT ARG_SOURCES)
+      break()
+    endif()
+    list(APPEND _compiled_objects "${_object}")
+    list(APPEND _compiled_versions "${_version}")
     isapack_add_code_object(
       TARGET_ID "${_object}"
       CODE_OBJECT_VERSION "${_version}"
@@ -272,13 +288,27 @@ function(isapack_add_device_library name)
   # The catalog: compressed, hashed, with the record embedded.
   set(_catalog "${_catalog_dir}/catalog.bin")
   file(READ "${_record}" _build_info)
+  set(_manifest "${_catalog_dir}/manifest.json")
+  if(_prebuilt)
+    # Prebuilt code objects join the compiled ones at build time: the import
+    # reads them, keeps what serves a covered target and lists the rest.
+    set(_manifest "${_catalog_dir}/manifest-with-prebuilt.json")
+    add_custom_command(
+      OUTPUT "${_manifest}"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${_catalog_dir}/prebuilt"
+      COMMAND ${ISAPACK_IMPORT_CODE_OBJECTS} "${_catalog_dir}/manifest.json" "${_manifest}"
+        "${_catalog_dir}/prebuilt" ${_prebuilt}
+      DEPENDS ${_prebuilt} ${ISAPACK_IMPORT_CODE_OBJECTS_DEPENDS} "${_catalog_dir}/manifest.json"
+      COMMENT "Importing the prebuilt code objects of ${name}"
+      VERBATIM)
+  endif()
   isapack_write_catalog_manifest("${_catalog_dir}/manifest.json" "${_files}" "${_build_info}"
-    _objects _versions "${_covers_prefix}")
+    _compiled_objects _compiled_versions "${_covers_prefix}")
   add_custom_command(
     OUTPUT "${_catalog}" "${_catalog_dir}/catalog-report.json"
-    COMMAND ${ISAPACK_PACK_CATALOG} "${_catalog_dir}/manifest.json" "${_catalog}"
+    COMMAND ${ISAPACK_PACK_CATALOG} "${_manifest}" "${_catalog}"
       "${_catalog_dir}/catalog-report.json"
-    DEPENDS ${_files} ${ISAPACK_PACK_CATALOG_DEPENDS} "${_catalog_dir}/manifest.json"
+    DEPENDS ${_files} ${ISAPACK_PACK_CATALOG_DEPENDS} "${_manifest}"
     COMMENT "Compressing the code objects of ${name} into its catalog"
     VERBATIM)
   add_custom_target(${name}_catalog DEPENDS "${_catalog}")

@@ -177,4 +177,21 @@ Expected<std::vector<KernelMetadata>> ReadKernelMetadata(std::span<const uint8_t
   return std::move(metadata->kernels);
 }
 
+std::vector<std::string> ValidateDeviceCode(std::span<const uint8_t> image, const TargetId& target,
+                                            unsigned code_object_version) {
+  auto kernels = ReadKernelMetadata(image);
+  if (!kernels) return {kernels.error().message};
+  if (kernels->empty()) {
+    return {
+        "lists no kernel in its AMDGPU metadata; a device library needs at least one "
+        "ISAPACK_KERNEL"};
+  }
+  CodeObjectExpectation expected;
+  expected.target = target;
+  expected.code_object_version = code_object_version;
+  for (const KernelMetadata& kernel : *kernels)
+    expected.kernel_descriptors.push_back(kernel.symbol);
+  return ValidateCodeObject(image, expected);
+}
+
 }  // namespace isapack

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "error.h"
+#include "target_id.h"
 
 namespace isapack {
 
@@ -53,6 +54,13 @@ Expected<CodeObjectMetadata> ReadMetadataNote(std::span<const uint8_t> note);
 // The kernels of `image`, in the order the metadata lists them. A code
 // object without a metadata note has none.
 Expected<std::vector<KernelMetadata>> ReadKernelMetadata(std::span<const uint8_t> image);
+
+// The check every code object of a device library passes — compiled or
+// prebuilt: ValidateCodeObject against `target` and `code_object_version`,
+// with the kernels its own metadata lists, which must read and name at
+// least one. One message per problem; empty when it passes.
+std::vector<std::string> ValidateDeviceCode(std::span<const uint8_t> image, const TargetId& target,
+                                            unsigned code_object_version);
 
 }  // namespace isapack
 

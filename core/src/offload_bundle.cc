@@ -3,6 +3,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -145,6 +146,29 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
     }
   }
   return out;
+}
+
+size_t BundleExtent(std::span<const uint8_t> data) {
+  auto starts_with = [&](std::string_view magic) {
+    return data.size() >= magic.size() && std::memcmp(data.data(), magic.data(), magic.size()) == 0;
+  };
+  if (starts_with(kCompressedBundleMagic)) {
+    auto header = ParseCompressedBundleHeader(data);
+    return header && header->total_size != 0 && header->total_size <= data.size()
+               ? static_cast<size_t>(header->total_size)
+               : data.size();
+  }
+  if (!starts_with(kOffloadBundleMagic)) return 0;
+  auto entries = ParseOffloadBundle(data);
+  if (!entries) return data.size();
+  size_t end = kOffloadBundleMagic.size() + 8;
+  for (const BundleEntry& entry : *entries) {
+    end = std::max(end, static_cast<size_t>(reinterpret_cast<const uint8_t*>(entry.id.data()) +
+                                            entry.id.size() - data.data()));
+    end = std::max(end,
+                   static_cast<size_t>(entry.payload.data() + entry.payload.size() - data.data()));
+  }
+  return end;
 }
 
 std::string_view BundleEntryTarget(std::string_view id) {

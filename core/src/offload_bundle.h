@@ -50,6 +50,14 @@ Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uin
 Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data,
                                                 uint64_t limit = kMaxDecompressedBundle);
 
+// The bytes the bundle at the start of `data` spans, for walking several
+// back to back (a .hip_fatbin): an uncompressed bundle through its entry
+// table and its last entry (all of `data` when it does not parse); a
+// compressed one by its header's total size (v2, v3), never by scanning
+// for the next magic, or all of `data` for v1, which records none. 0 when
+// neither magic starts `data`.
+size_t BundleExtent(std::span<const uint8_t> data);
+
 // The part of an entry ID after "amdgcn-amd-amdhsa--" (a target ID), or empty
 // when the entry is not for amdgcn-amd-amdhsa (the host entry, say).
 std::string_view BundleEntryTarget(std::string_view id);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "isapack_toolkit_kernels.h"
+#include "isapack_toolkit_prebuilt.h"
 #include "kernels.h"
 #include "support/simulated_runtime.h"
 
@@ -141,6 +142,40 @@ TEST_F(Toolkit, SaxpyAndTheSumComputeEveryValueOnASimulatedGfx1103) {
   isapack_completion_release(completion);
   EXPECT_EQ(*sum, uint64_t{3} * kN * (kN - 1) / 2 + kN);
   ASSERT_OK(isapack_executable_unload(executable_));
+}
+
+// The same kernels, imported prebuilt from a .hip_fatbin (an uncompressed
+// bundle for gfx90a, compressed bundles for the rest) into a library for
+// gfx110X-all: the gfx11 objects are kept, gfx90a is left out and recorded.
+TEST_F(Toolkit, PrebuiltBundlesKeepWhatTheSelectorsCoverAndTheirSaxpyRuns) {
+  Start("gfx1103");
+  isapack_catalog_t prebuilt = nullptr;
+  ASSERT_OK(isapack_toolkit_prebuilt_catalog_open(&prebuilt));
+  ASSERT_OK(isapack_catalog_verify(prebuilt));
+  const nlohmann::json info = nlohmann::json::parse(isapack_catalog_build_info_json(prebuilt));
+  const bool generic = info.at("mode") == "generic";
+  ASSERT_EQ(isapack_catalog_size(prebuilt), generic ? 1u : 4u);
+  isapack_catalog_entry_info_t entry;
+  ASSERT_OK(isapack_catalog_describe(prebuilt, 0, &entry));
+  EXPECT_STREQ(entry.target_id, generic ? "gfx11-generic" : "gfx1100");
+  EXPECT_STREQ(entry.covers, generic ? "gfx1100 gfx1101 gfx1102 gfx1103" : "gfx1100");
+  ASSERT_EQ(info.at("prebuilt_left_out").size(), 1u);
+  EXPECT_EQ(info.at("prebuilt_left_out")[0].at("target_id"), "gfx90a");
+  EXPECT_EQ(info.at("prebuilt").size(), generic ? 1u : 4u);
+
+  ASSERT_OK(isapack_device_load(device_, prebuilt, &executable_));
+  isapack_catalog_close(prebuilt);
+  constexpr uint32_t kN = 300;
+  float* x = Alloc<float>(kN);
+  float* y = Alloc<float>(kN);
+  for (uint32_t i = 0; i < kN; ++i) {
+    x[i] = 0.5f * static_cast<float>(i);
+    y[i] = -1.0f;
+  }
+  const saxpy_args_t args{reinterpret_cast<uintptr_t>(x), reinterpret_cast<uintptr_t>(y), 4.0f, kN};
+  isapack_dispatch_t dispatch = Dispatch(args, kN, 32);
+  ASSERT_OK(isapack_device_dispatch(device_, Kernel("saxpy"), &dispatch));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(y[i], 2.0f * static_cast<float>(i) - 1.0f) << i;
 }
 
 TEST_F(Toolkit, AThreeDimensionalDispatchRunsEveryWorkItemOnce) {

@@ -367,12 +367,10 @@ class Inspector {
       const std::string location = where + " + " + Hex(at);
       size_t size = 0;
       if (StartsWith(rest, kOffloadBundleMagic)) {
-        size = OffloadBundleSize(rest);
+        size = BundleExtent(rest);
         AddBundle(rest.first(size), location);
       } else if (StartsWith(rest, kCompressedBundleMagic)) {
-        auto header = ParseCompressedBundleHeader(rest);
-        size = header && header->total_size != 0 ? header->total_size
-                                                 : rest.size();  // v1: no size recorded
+        size = BundleExtent(rest);  // v1 records no size: the rest
         AddCompressedBundle(rest.first(size), location);
       } else {
         errors_.push_back(location + ": neither an offload bundle nor padding; the rest of " +
@@ -381,21 +379,6 @@ class Inspector {
       }
       at += size;
     }
-  }
-
-  // The bytes an uncompressed bundle spans: through its entry table and its
-  // last entry; 0 when it does not parse (its error is reported).
-  static size_t OffloadBundleSize(std::span<const uint8_t> bundle) {
-    auto entries = ParseOffloadBundle(bundle);
-    if (!entries) return bundle.size();
-    size_t end = kOffloadBundleMagic.size() + 8;
-    for (const BundleEntry& entry : *entries) {
-      end = std::max(end, static_cast<size_t>(reinterpret_cast<const uint8_t*>(entry.id.data()) +
-                                              entry.id.size() - bundle.data()));
-      end = std::max(
-          end, static_cast<size_t>(entry.payload.data() + entry.payload.size() - bundle.data()));
-    }
-    return end;
   }
 
   // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).

@@ -46,9 +46,8 @@ int main(int argc, char** argv) {
                 std::string("code object version '") + argv[4] + "' is not 2, 3, 4, 5 or 6");
   }
 
-  isapack::CodeObjectExpectation expected;
-  expected.code_object_version = static_cast<unsigned>(version);
-  const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &expected.target);
+  isapack::TargetId target;
+  const isapack::TargetIdParse parse = isapack::ParseTargetId(target_text, &target);
   if (parse.error != isapack::TargetIdError::kOk) {
     return Fail(output, isapack::DescribeTargetIdError(target_text, parse));
   }
@@ -56,16 +55,8 @@ int main(int argc, char** argv) {
   auto file = isapack::OpenSingleInputFile(input, isapack::kDefaultMaxFileSize, "a code object");
   if (!file) return Fail(output, file.error().message);
   const std::span<const uint8_t> image = file->bytes();
-  auto kernels = isapack::ReadKernelMetadata(image);
-  if (!kernels) return Fail(output, kernels.error().message);
-  if (kernels->empty()) {
-    return Fail(output,
-                "lists no kernel in its AMDGPU metadata; a device library needs at least one "
-                "ISAPACK_KERNEL");
-  }
-  for (const isapack::KernelMetadata& kernel : *kernels)
-    expected.kernel_descriptors.push_back(kernel.symbol);
-  const std::vector<std::string> problems = isapack::ValidateCodeObject(image, expected);
+  const std::vector<std::string> problems =
+      isapack::ValidateDeviceCode(image, target, static_cast<unsigned>(version));
   if (!problems.empty()) {
     std::string message = "does not match " + target_text + " (code object v" + argv[4] + "):";
     for (const std::string& problem : problems) message += "\n  " + problem;
