@@ -51,7 +51,7 @@ install(FILES "${PROJECT_BINARY_DIR}/isapack-targets.json"
   DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack" COMPONENT dev)
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/isapackConfigVersion.cmake"
-  VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+  VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMajorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/isapackConfigVersion.cmake"
   DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack" COMPONENT dev)
 string(JOIN ";" ISAPACK_CONFIG_SELECTORS ${ISAPACK_SELECTORS})
