@@ -121,6 +121,7 @@ function(isapack_write_catalog_manifest path files build_info)
 endfunction()
 
 get_filename_component(_ISAPACK_DEVICE_LIBRARY_TEMPLATES "${CMAKE_CURRENT_LIST_DIR}/device_library" ABSOLUTE)
+set(_ISAPACK_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # _isapack_catalog_accessor(<name> <symbol> <catalog> <dir> <out-source>)
 # Writes <dir>/include/<name>.h and the source that links <catalog> into
@@ -175,6 +176,9 @@ function(isapack_add_device_library name)
     "SOURCES;OBJECTS;GPU_TARGETS;COMPILE_OPTIONS;INCLUDE_DIRECTORIES;DEPENDS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "isapack_add_device_library(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'")
+  endif()
+  if(NOT ISAPACK_CLANG_MAJOR)  # a consumer of the installed package: find the device LLVM now
+    isapack_toolchain_setup()
   endif()
   if(NOT ARG_SOURCES AND NOT ARG_OBJECTS)
     message(FATAL_ERROR "isapack_add_device_library(${name}): SOURCES and OBJECTS are empty; name "
@@ -341,4 +345,66 @@ function(isapack_add_device_library name)
     target_include_directories(${name}_host PRIVATE ${_includes})
     set_target_properties(${name}_host PROPERTIES C_STANDARD 17 C_STANDARD_REQUIRED ON)
   endif()
+endfunction()
+
+# isapack_package_gpu_metadata(<device library>...)
+# Before include(CPack): the packages this project's CPack makes say which
+# GPUs they run on, as distributions record it — Debian's
+# X-ROCm-GPU-Architecture field in every .deb (a CPack post-build script
+# adds it: CPack cannot write such a field) and an isapack-gpu(<processor>)
+# provide per GPU in every .rpm, so `dnf install 'isapack-gpu(gfx1103)'`
+# finds them. The GPUs are the processors every named device library covers
+# (a program that needs all of them runs only where all of them do), in the
+# first library's order, without feature suffixes. Sets
+# CPACK_ISAPACK_GPU_ARCHITECTURE and appends to CPACK_RPM_PACKAGE_PROVIDES
+# and CPACK_POST_BUILD_SCRIPTS in the caller's scope.
+function(isapack_package_gpu_metadata)
+  if(ARGC EQUAL 0)
+    message(FATAL_ERROR "isapack_package_gpu_metadata: name the device libraries "
+      "(targets of isapack_add_device_library) whose GPUs the packages run on")
+  endif()
+  set(_processors "")
+  set(_first ON)
+  foreach(_library IN LISTS ARGV)
+    if(NOT TARGET ${_library})
+      message(FATAL_ERROR "isapack_package_gpu_metadata: '${_library}' is not a target; "
+        "name a device library made by isapack_add_device_library")
+    endif()
+    get_target_property(_covered ${_library} ISAPACK_COVERED_TARGETS)
+    if(NOT _covered)
+      message(FATAL_ERROR "isapack_package_gpu_metadata: '${_library}' is not a device library "
+        "made by isapack_add_device_library (it has no ISAPACK_COVERED_TARGETS)")
+    endif()
+    list(TRANSFORM _covered REPLACE ":.*" "")
+    list(REMOVE_DUPLICATES _covered)
+    if(_first)
+      set(_processors "${_covered}")
+      set(_first OFF)
+    else()
+      set(_common "")
+      foreach(_processor IN LISTS _processors)
+        if(_processor IN_LIST _covered)
+          list(APPEND _common "${_processor}")
+        endif()
+      endforeach()
+      set(_processors "${_common}")
+    endif()
+  endforeach()
+  if(NOT _processors)
+    message(FATAL_ERROR "isapack_package_gpu_metadata: no GPU is covered by every one of "
+      "'${ARGV}'; choose selectors that overlap")
+  endif()
+  string(JOIN " " _field ${_processors})
+  set(CPACK_ISAPACK_GPU_ARCHITECTURE "${_field}" PARENT_SCOPE)
+  set(_provides "${CPACK_RPM_PACKAGE_PROVIDES}")
+  foreach(_processor IN LISTS _processors)
+    if(_provides)
+      string(APPEND _provides ", ")
+    endif()
+    string(APPEND _provides "isapack-gpu(${_processor})")
+  endforeach()
+  set(CPACK_RPM_PACKAGE_PROVIDES "${_provides}" PARENT_SCOPE)
+  set(CPACK_POST_BUILD_SCRIPTS ${CPACK_POST_BUILD_SCRIPTS}
+    "${_ISAPACK_CMAKE_DIR}/IsapackCPackGpuField.cmake" PARENT_SCOPE)
+  message(STATUS "isapack: packages run on ${_field}")
 endfunction()

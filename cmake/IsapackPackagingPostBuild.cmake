@@ -4,12 +4,12 @@
 # Debian packages: CPack 3.25 cannot write Multi-Arch (3.31 can) or a
 # user-defined field, and calls ldconfig from maintainer scripts where
 # Debian uses an ldconfig trigger. Each .deb is unpacked with dpkg-deb, its
-# control data finished, and rebuilt with dpkg-deb (root-owned files, xz,
-# file times clamped to SOURCE_DATE_EPOCH when it is set).
+# control data finished, and rebuilt with dpkg-deb (IsapackDebControl.cmake,
+# shared with isapack_package_gpu_metadata's post-build script).
 # Then, for every generator, a table: package, size, files.
 
 include("${CMAKE_CURRENT_LIST_DIR}/IsapackText.cmake")
-find_program(DPKG_DEB dpkg-deb)
+include("${CMAKE_CURRENT_LIST_DIR}/IsapackDebControl.cmake")
 find_program(RPM rpm)
 
 # True when a maintainer script does nothing but run ldconfig.
@@ -50,11 +50,7 @@ endfunction()
 
 function(_isapack_finish_deb deb)
   set(_root "${deb}.finish")
-  file(REMOVE_RECURSE "${_root}")
-  execute_process(COMMAND "${DPKG_DEB}" --raw-extract "${deb}" "${_root}" RESULT_VARIABLE _result)
-  if(NOT _result EQUAL 0)
-    message(FATAL_ERROR "dpkg-deb cannot unpack ${deb}")
-  endif()
+  isapack_deb_unpack("${deb}" "${_root}")
   file(READ "${_root}/DEBIAN/control" _control)
   string(REGEX MATCH "Package: ([^\n]+)" _ "${_control}")
   set(_package "${CMAKE_MATCH_1}")
@@ -66,7 +62,8 @@ function(_isapack_finish_deb deb)
     string(APPEND _fields "X-ROCm-GPU-Architecture: ${CPACK_ISAPACK_GPU_ARCHITECTURE}\n")
     file(WRITE "${_root}/DEBIAN/triggers" "activate-noawait ldconfig\n")
   endif()
-  string(REPLACE "\nDescription:" "\n${_fields}Description:" _control "${_control}")
+  isapack_deb_add_fields("${_root}" "${_fields}")
+  file(READ "${_root}/DEBIAN/control" _control)
   _isapack_installed_size(_installed "${_root}")
   string(REGEX REPLACE "\nInstalled-Size: [0-9]+\n" "\nInstalled-Size: ${_installed}\n" _control "${_control}")
   file(WRITE "${_root}/DEBIAN/control" "${_control}")
@@ -87,19 +84,13 @@ function(_isapack_finish_deb deb)
       file(CHMOD "${_file}" PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
     endif()
   endforeach()
-  execute_process(
-    COMMAND "${DPKG_DEB}" --root-owner-group -Zxz --build "${_root}" "${deb}"
-    RESULT_VARIABLE _result OUTPUT_QUIET ERROR_VARIABLE _error)
-  if(NOT _result EQUAL 0)
-    message(FATAL_ERROR "dpkg-deb cannot rebuild ${deb}:\n${_error}")
-  endif()
-  file(REMOVE_RECURSE "${_root}")
+  isapack_deb_repack("${_root}" "${deb}")
 endfunction()
 
 # Files (not directories) in a package.
 function(_isapack_count_files out package)
   if(package MATCHES "\\.deb$")
-    execute_process(COMMAND "${DPKG_DEB}" --contents "${package}" OUTPUT_VARIABLE _list)
+    execute_process(COMMAND "${ISAPACK_DPKG_DEB}" --contents "${package}" OUTPUT_VARIABLE _list)
     string(REGEX MATCHALL "(^|\n)[^d\n][^\n]*" _entries "${_list}")
   else()
     execute_process(COMMAND "${RPM}" -qp --queryformat "[%{FILEMODES:perms}\n]" "${package}"
@@ -113,9 +104,6 @@ endfunction()
 set(_rows "")
 foreach(_package IN LISTS CPACK_PACKAGE_FILES)
   if(_package MATCHES "\\.deb$")
-    if(NOT DPKG_DEB)
-      message(FATAL_ERROR "dpkg-deb is needed to finish ${_package}")
-    endif()
     _isapack_finish_deb("${_package}")
   endif()
   file(SIZE "${_package}" _size)

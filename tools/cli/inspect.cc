@@ -296,6 +296,23 @@ class Inspector {
     offload_bundles_.push_back(std::move(report));
   }
 
+  // Every device library a program links (isapack_add_device_library) puts
+  // its catalog in .isapack_catalog, each 64-byte aligned: one after the
+  // other, each found by its own recorded size.
+  void AddSectionCatalogs(std::span<const uint8_t> contents, const std::string& where) {
+    for (size_t at = 0; at < contents.size();) {
+      if (contents[at] == 0) {  // alignment padding
+        ++at;
+        continue;
+      }
+      const auto rest = contents.subspan(at);
+      AddCatalog(rest, at == 0 ? where : where + " + " + Hex(at));
+      auto catalog = Catalog::Parse(rest);
+      if (!catalog) return;  // its error is reported; the rest cannot be found
+      at += catalog->image().size();
+    }
+  }
+
   void AddCatalog(std::span<const uint8_t> data, const std::string& location) {
     json report = {{"location", location}};
     auto catalog = Catalog::Parse(data);
@@ -345,7 +362,7 @@ class Inspector {
       const auto contents = file_.subspan(section.offset, section.size);
       const std::string where = "section " + std::string(section.name);
       if (section.name == ".isapack_catalog") {
-        AddCatalog(contents, where);
+        AddSectionCatalogs(contents, where);
       } else if (section.name == ".hip_fatbin") {
         ScanForBundles(contents, where);
       }
