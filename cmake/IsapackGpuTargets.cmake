@@ -2,7 +2,7 @@
 # selectors (CMake's business), then the expansion, its summary and
 # <build>/isapack-targets.json, all made by the C++ engine (IsapackExpand.cmake
 # runs it).
-include(IsapackExpand)
+include("${CMAKE_CURRENT_LIST_DIR}/IsapackExpand.cmake")
 
 # isapack_resolve_selectors(<out_selectors> <out_source>)
 # ISAPACK_GPU_TARGETS wins; when it is empty or unset the distribution-wide

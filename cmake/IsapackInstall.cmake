@@ -1,7 +1,9 @@
 # Install rules, in four components (one per package):
 #   runtime  libisapack.so.N (the embedded code objects live inside it)
 #   dev      headers, the libisapack.so link, the CMake package isapack::isapack,
-#            isapack.pc and the lists of selectors, code objects and targets
+#            isapack.pc and the lists of selectors, code objects and targets;
+#            and the toolkit: isapack_add_device_library (the CMake modules and
+#            their host programs in <libdir>/isapack) and the device ABI headers
 #   tools    the isapack command and its man page
 #   tests    the installed tests, the simulated HSA runtime and a runner script
 #
@@ -87,6 +89,29 @@ install(FILES "${PROJECT_BINARY_DIR}/install-layout/\${ISAPACK_LIBDIR}/isapackCo
   DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack" COMPONENT dev)
 install(FILES "${PROJECT_BINARY_DIR}/install-layout/\${ISAPACK_LIBDIR}/isapack.pc"
   DESTINATION "\${ISAPACK_LIBDIR}/pkgconfig" COMPONENT dev)
+
+# The toolkit: isapack_add_device_library for other projects' device code —
+# the same modules, templates and host programs this build uses, found by
+# isapackConfig.cmake relative to itself.
+install(FILES "${PROJECT_SOURCE_DIR}/device_library/include/isapack/device/device_abi.h"
+  "${PROJECT_SOURCE_DIR}/device_library/include/isapack/device/dispatch_packet.h"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/isapack/device" COMPONENT dev)
+install(FILES
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackCPackGpuField.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackDebControl.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackDeviceLibrary.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackExpand.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackGpuTargets.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackJson.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/IsapackToolchain.cmake"
+  DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack" COMPONENT dev)
+install(FILES
+  "${PROJECT_SOURCE_DIR}/cmake/device_library/catalog.c.in"
+  "${PROJECT_SOURCE_DIR}/cmake/device_library/catalog.h.in"
+  DESTINATION "\${ISAPACK_LIBDIR}/cmake/isapack/device_library" COMPONENT dev)
+install(TARGETS isapack_expand_gpu_targets isapack_validate_code_object isapack_pack_catalog
+    isapack_import_code_objects
+  RUNTIME DESTINATION "\${ISAPACK_LIBDIR}/isapack" COMPONENT dev)
 
 # --- tools ---------------------------------------------------------------------
 install(TARGETS isapack_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tools)

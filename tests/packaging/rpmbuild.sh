@@ -42,8 +42,8 @@ case ${1:-} in
     expect_equal "rpmbuild -ba builds the four packages" \
       "$(printf '%s' "$expected" | LC_ALL=C sort)" \
       "$(cd "$out/RPMS/$RPM_ARCH" && ls -1 -- *.rpm | grep -v -- '-debug\(info\|source\)-' | LC_ALL=C sort)"
-    expect_equal "and debuginfo packages for the three with binaries, and debugsource" \
-      "isapack-debuginfo isapack-debugsource isapack-tests-debuginfo isapack-tools-debuginfo" \
+    expect_equal "and debuginfo packages for the four (each holds binaries; isapack-devel the toolkit's host programs), and debugsource" \
+      "isapack-debuginfo isapack-debugsource isapack-devel-debuginfo isapack-tests-debuginfo isapack-tools-debuginfo" \
       "$(cd "$out/RPMS/$RPM_ARCH" && ls -1 -- *-debug*.rpm | sed 's/-[0-9].*//' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
     expect_equal "and the source package" "isapack-$VERSION-1.src.rpm" "$(ls "$out/SRPMS")"
     grep -E '^[0-9]+% tests passed' "$WORK/rpmbuild-first.log" || fail "%check ran no tests"
