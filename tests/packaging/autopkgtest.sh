@@ -38,7 +38,8 @@ else
 fi
 expect_equal "autopkgtest's summary" "command1             PASS
 command2             PASS
-$smoke" "$(cat "$dir/out/summary" 2>/dev/null || tail -n 30 "$dir/autopkgtest.log")"
+$smoke
+command4             PASS" "$(cat "$dir/out/summary" 2>/dev/null || tail -n 30 "$dir/autopkgtest.log")"
 expect_equal "autopkgtest's exit status (2: a test was skipped)" "$expected_status" "$status"
 
 fs_snapshot "$dir/fs.after"

@@ -47,8 +47,8 @@ dpkg-deb --field "$deb" Depends | grep -q 'libisapack0 (>= 0.2' ||
   fail "the example's .deb does not depend on libisapack0 (>= 0.2): $(dpkg-deb --field "$deb" Depends)"
 echo "ok: and depends on libisapack0 (>= 0.2)"
 expect_equal "the example's .rpm provides isapack-gpu() for each" \
-  "$(printf 'isapack-gpu(%s)\n' $gpus)" \
-  "$(rpm -qp --provides "$rpm" 2>/dev/null | grep '^isapack-gpu(')"
+  "$(printf 'isapack-gpu(%s)\n' $gpus | sort)" \
+  "$(rpm -qp --provides "$rpm" 2>/dev/null | grep '^isapack-gpu(' | sort)"
 rpm -qp --requires "$rpm" 2>/dev/null | grep -qx 'libisapack.so.0()(64bit)' ||
   fail "the example's .rpm does not require libisapack.so.0()(64bit)"
 echo "ok: and requires libisapack.so.0()(64bit)"
