@@ -2,7 +2,8 @@
 //   isapack-generate-target-table <targets/amdgpu-targets.json> <target_table.inc>
 // Checks the file as it goes (every field present and of its type, no name
 // defined twice, a generic's membership written once, on its processors;
-// group members are processors) and stops with the entry named. The output
+// group members are processors; product names non-empty and each on one
+// processor only) and stops with the entry named. The output
 // is rewritten only when its content changes, so an unrelated edit does not
 // rebuild core. Uses nothing of core: core is built from what it writes.
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -133,7 +135,7 @@ class Generator {
   }
 
   std::string Processors(const json& processors) {
-    std::string text = "inline constexpr ProcessorInfo kProcessorTable[] = {\n";
+    std::string product_arrays, text = "inline constexpr ProcessorInfo kProcessorTable[] = {\n";
     for (size_t i = 0; i < processors.size(); ++i) {
       const json& p = processors[i];
       std::string where = path_ + ": processors[" + std::to_string(i) + "]";
@@ -152,17 +154,41 @@ class Generator {
         }
         generic = std::to_string(it->second);
       }
+      const auto [product, products] = Products(p, where, i, &product_arrays);
       text += "    {" + CString(processor.name) + ", " + Hex(String(p, where, "mach"), where) +
               ", {" + isa + "}, " + SupportEnum(String(p, where, "xnack"), where) + ", " +
               SupportEnum(String(p, where, "sramecc"), where) + ", " + generic + ", " +
               std::to_string(Number(p, where, "generic_version")) + ", " +
               std::to_string(Number(p, where, "llvm")) + ", " +
-              std::to_string(Number(p, where, "llvm_removed")) + ", " +
-              CString(String(p, where, "product")) + "},\n";
+              std::to_string(Number(p, where, "llvm_removed")) + ", " + product + ", " + products +
+              "},\n";
       processor_index_[processor.name] = processors_.size();
       processors_.push_back(processor);
     }
-    return text + "};\n\n";
+    return product_arrays + "\n" + text + "};\n\n";
+  }
+
+  // The processor's first product name (or "") and the name of the array of
+  // all of them (or "{}" when none), whose definition is appended to `arrays`. Each name must be
+  // non-empty and not a name another processor already uses.
+  std::pair<std::string, std::string> Products(const json& p, const std::string& where,
+                                               size_t index, std::string* arrays) {
+    std::string list;
+    const json& products = Array(p, where, "products");
+    for (const json& product : products) {
+      if (!product.is_string() || product.get<std::string>().empty()) {
+        throw DataError(where + ": products lists " + product.dump() + ", which is not a name");
+      }
+      const std::string name = product.get<std::string>();
+      if (!product_names_.insert(name).second) {
+        throw DataError(where + ": product '" + name + "' is listed twice");
+      }
+      list += (list.empty() ? "" : ", ") + CString(name);
+    }
+    if (products.empty()) return {CString(""), "{}"};  // C++ has no empty arrays
+    const std::string array = "kProducts" + std::to_string(index);
+    *arrays += "inline constexpr std::string_view " + array + "[] = {" + list + "};\n";
+    return {CString(products[0].get<std::string>()), array};
   }
 
   std::string Generics(const json& generics) {
@@ -235,7 +261,7 @@ class Generator {
   }
 
   const std::string path_;
-  std::set<std::string> names_;
+  std::set<std::string> names_, product_names_;
   std::map<std::string, size_t> generic_index_, processor_index_;
   std::vector<Processor> processors_;
 };

@@ -27,16 +27,17 @@ struct IsaVersion {
 
 // One exact AMDGPU processor.
 struct ProcessorInfo {
-  std::string_view name;     // "gfx1103"
-  uint8_t mach;              // EF_AMDGPU_MACH value (e_flags & 0xff)
-  IsaVersion isa;            // HSA ISA version
-  FeatureSupport xnack;      // xnack support
-  FeatureSupport sramecc;    // sramecc support
-  int16_t generic;           // index into Generics(), or -1 when none
-  uint8_t generic_version;   // generic version it joined its family at (0: none)
-  uint8_t llvm;              // first LLVM major that can build it (floor 19)
-  uint8_t llvm_removed;      // first LLVM major without it (0: still present)
-  std::string_view product;  // product name, may be empty
+  std::string_view name;                       // "gfx1103"
+  uint8_t mach;                                // EF_AMDGPU_MACH value (e_flags & 0xff)
+  IsaVersion isa;                              // HSA ISA version
+  FeatureSupport xnack;                        // xnack support
+  FeatureSupport sramecc;                      // sramecc support
+  int16_t generic;                             // index into Generics(), or -1 when none
+  uint8_t generic_version;                     // generic version it joined its family at (0: none)
+  uint8_t llvm;                                // first LLVM major that can build it (floor 19)
+  uint8_t llvm_removed;                        // first LLVM major without it (0: still present)
+  std::string_view product;                    // products[0], the name shown; empty when none
+  std::span<const std::string_view> products;  // marketing names ("Radeon 780M", ...)
 };
 
 // One LLVM generic processor (code object v6 only).

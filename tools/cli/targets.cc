@@ -43,9 +43,13 @@ std::vector<std::string> Names(std::span<const uint16_t> members) {
   return names;
 }
 
-std::string Join(const std::vector<std::string>& items) {
+std::vector<std::string> Strings(std::span<const std::string_view> views) {
+  return {views.begin(), views.end()};
+}
+
+std::string Join(const std::vector<std::string>& items, const std::string& separator = " ") {
   std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : " ") + item;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
   return out;
 }
 
@@ -70,7 +74,7 @@ std::set<std::string> CoveredProcessors() {
 // The exact targets: their JSON, and their table rows appended to *text.
 json ProcessorTable(const std::set<std::string>& covered, std::string* text) {
   json processors = json::array();
-  *text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "product\n";
+  *text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "products\n";
   for (const ProcessorInfo& p : Processors()) {
     const std::string code_object = CodeObjectFor(p);
     const bool is_covered = covered.count(std::string(p.name)) != 0;
@@ -89,10 +93,12 @@ json ProcessorTable(const std::set<std::string>& covered, std::string* text) {
          {"llvm", p.llvm},
          {"llvm_removed", p.llvm_removed ? json(p.llvm_removed) : json(nullptr)},
          {"product", std::string(p.product)},
+         {"products", Strings(p.products)},
          {"covered", is_covered},
          {"code_object", code_object.empty() ? json(nullptr) : json(code_object)}});
     *text += "  " + Pad(std::string(p.name), 9) + Pad(is_covered ? "yes" : "-", 8) +
-             Pad(code_object.empty() ? "-" : code_object, 16) + std::string(p.product) + "\n";
+             Pad(code_object.empty() ? "-" : code_object, 16) + Join(Strings(p.products), ", ") +
+             "\n";
   }
   return processors;
 }
