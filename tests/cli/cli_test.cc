@@ -207,6 +207,56 @@ TEST(CliTargets, JsonDescribesEveryProcessorAndWhatThisBuildLoads) {
                                            "gfx1151", "gfx1152", "gfx1153", "gfx1154"}}}));
 }
 
+TEST(CliTargets, ProductNameListsOnlyThatProcessorAndTheGroupsHoldingIt) {
+  const Finished run = Isapack({"targets", "AMD Radeon 780M", "--json"});
+  ASSERT_EQ(run.exit, 0) << run.err;
+  const json doc = Json(run);
+  ASSERT_EQ(doc.at("processors").size(), 1u);
+  EXPECT_EQ(doc.at("processors")[0].at("name"), "gfx1103");
+  EXPECT_EQ(doc.at("processors")[0].at("products"),
+            json({"Radeon 780M", "Radeon 760M", "Radeon 740M"}));
+  std::vector<std::string> generics, families, bundles;
+  for (const json& g : doc.at("generics")) generics.push_back(g.at("name"));
+  for (const json& g : doc.at("families")) families.push_back(g.at("name"));
+  for (const json& g : doc.at("bundles")) bundles.push_back(g.at("name"));
+  EXPECT_EQ(generics, std::vector<std::string>({"gfx11-generic"}));
+  EXPECT_EQ(families, std::vector<std::string>({"gfx110X-all", "gfx110X-igpu"}));
+  EXPECT_EQ(bundles, std::vector<std::string>({"igpu-all", "all"}));
+}
+
+TEST(CliTargets, GfxNamesAndTargetIdsListTheirProcessorsInTableOrder) {
+  const Finished run = Isapack({"targets", "gfx90a:xnack+", "GFX1030"});
+  ASSERT_EQ(run.exit, 0) << run.err;
+  const size_t gfx90a = run.out.find("\n  gfx90a    ");
+  const size_t gfx1030 = run.out.find("\n  gfx1030   ");
+  ASSERT_NE(gfx90a, std::string::npos) << run.out;
+  ASSERT_NE(gfx1030, std::string::npos) << run.out;
+  EXPECT_LT(gfx90a, gfx1030);
+  EXPECT_EQ(run.out.find("\n  gfx1100   "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Radeon RX 6800, Radeon RX 6800 XT, Radeon RX 6900 XT, Radeon RX 6950 XT, "
+                         "Radeon Pro W6800\n"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(CliTargets, UnknownGpuNameExitsTwoWithTheClosestSpelling) {
+  const Finished run = Isapack({"targets", "Radeon 78OM"});
+  EXPECT_EQ(run.exit, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err,
+            "isapack: unknown GPU 'Radeon 78OM': did you mean 'Radeon 780M' (gfx1103)? `isapack "
+            "targets` lists every name\n");
+}
+
+TEST(CliTargets, UnknownGpuNameInJsonIsAUsageError) {
+  const Finished run = Isapack({"targets", "gfx1105", "--json"});
+  EXPECT_EQ(run.exit, 2);
+  const json doc = Json(run);
+  EXPECT_EQ(doc.at("status"), "usage_error");
+  EXPECT_EQ(doc.at("errors"), json({"unknown GPU 'gfx1105': did you mean 'gfx1100'? `isapack "
+                                    "targets` lists every name"}));
+}
+
 TEST(CliTargets, ReadableOutputListsEachTargetOnce) {
   const Finished run = Isapack({"targets"});
   ASSERT_EQ(run.exit, 0) << run.err;

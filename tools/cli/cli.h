@@ -45,6 +45,7 @@ std::string SimulationBanner(const char* simulation);
 
 // Subcommands; each returns its exit code.
 struct TargetsOptions {
+  std::vector<std::string> names;  // gfx or product names; empty: every processor
   bool json = false;
 };
 int RunTargets(const TargetsOptions& options);

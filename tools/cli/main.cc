@@ -23,6 +23,8 @@ struct Command {
 Command AddTargets(CLI::App& app, cli::TargetsOptions& options) {
   auto* cmd =
       app.add_subcommand("targets", "The targets isapack knows and which this build covers");
+  cmd->add_option("names", options.names,
+                  "Only these GPUs: gfx names, target IDs or product names (\"Radeon 780M\")");
   cmd->add_flag("--json", options.json, "JSON output (schema 1)");
   return {cmd, [&options] { return cli::RunTargets(options); }};
 }

@@ -1,9 +1,12 @@
-// isapack targets: the vocabulary of targets/ and what this build covers.
+// isapack targets: the vocabulary of targets/ and what this build covers,
+// all of it or only the processors given by name.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <set>
 
 #include "cli.h"
+#include "gpu_names.h"
 #include "target_id.h"
 #include "target_table.h"
 
@@ -71,11 +74,23 @@ std::set<std::string> CoveredProcessors() {
   return covered;
 }
 
+// The processors to list: all of them (`chosen` empty) or the chosen ones.
+struct Filter {
+  std::set<const ProcessorInfo*> chosen;
+
+  bool Shows(const ProcessorInfo& p) const { return chosen.empty() || chosen.count(&p) != 0; }
+  bool Shows(std::span<const uint16_t> members) const {
+    return std::any_of(members.begin(), members.end(),
+                       [this](uint16_t index) { return Shows(Processors()[index]); });
+  }
+};
+
 // The exact targets: their JSON, and their table rows appended to *text.
-json ProcessorTable(const std::set<std::string>& covered, std::string* text) {
+json ProcessorTable(const std::set<std::string>& covered, const Filter& filter, std::string* text) {
   json processors = json::array();
   *text += "  " + Pad("target", 9) + Pad("covered", 8) + Pad("code object", 16) + "products\n";
   for (const ProcessorInfo& p : Processors()) {
+    if (!filter.Shows(p)) continue;
     const std::string code_object = CodeObjectFor(p);
     const bool is_covered = covered.count(std::string(p.name)) != 0;
     char isa[16];
@@ -104,9 +119,10 @@ json ProcessorTable(const std::set<std::string>& covered, std::string* text) {
 }
 
 // The generic targets: their JSON, and their rows appended to *text.
-json GenericTable(std::string* text) {
+json GenericTable(const Filter& filter, std::string* text) {
   json generics = json::array();
   for (const GenericInfo& g : Generics()) {
+    if (!filter.Shows(g.members)) continue;
     char mach[8];
     std::snprintf(mach, sizeof(mach), "0x%02x", g.mach);
     generics.push_back({{"name", std::string(g.name)},
@@ -121,16 +137,23 @@ json GenericTable(std::string* text) {
 }  // namespace
 
 int RunTargets(const TargetsOptions& options) {
+  Filter filter;
+  for (const std::string& name : options.names) {
+    const ProcessorInfo* processor = FindProcessorByAnyName(name);
+    if (processor == nullptr) return Fail(options.json, kExitUsage, {DescribeUnknownGpu(name)});
+    filter.chosen.insert(processor);
+  }
   std::string text =
       "Exact targets, what this build covers and the code object a device would load\n"
       "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
-  const json processors = ProcessorTable(CoveredProcessors(), &text);
+  const json processors = ProcessorTable(CoveredProcessors(), filter, &text);
   text += "\nGeneric targets (code object v6):\n";
-  const json generics = GenericTable(&text);
+  const json generics = GenericTable(filter, &text);
   text += "\nFamilies (TheRock):\n";
   std::string bundle_text = "\nBundles:\n";
   json families = json::array(), bundles = json::array();
   for (const GroupInfo& g : Groups()) {
+    if (!filter.Shows(g.members)) continue;
     json entry = {{"name", std::string(g.name)}, {"members", Names(g.members)}};
     if (g.kind == GroupKind::kBundle) {
       bundles.push_back(entry);
