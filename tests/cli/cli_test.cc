@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "isapack/isapack.h"
+#include "local_gpu.h"
 #include "support/system_hsa.h"
 #include "support/test_paths.h"
 
@@ -255,6 +256,60 @@ TEST(CliTargets, UnknownGpuNameInJsonIsAUsageError) {
   EXPECT_EQ(doc.at("status"), "usage_error");
   EXPECT_EQ(doc.at("errors"), json({"unknown GPU 'gfx1105': did you mean 'gfx1100'? `isapack "
                                     "targets` lists every name"}));
+}
+
+// A fake sysfs whose KFD topology has a CPU node and, unless cpu_only, a
+// Radeon 780M (gfx_target_version 110003) as node 1.
+std::string FakeSysfs(const std::string& name, bool cpu_only) {
+  const fs::path nodes = WorkDir() / name / "class/kfd/kfd/topology/nodes";
+  fs::create_directories(nodes / "0");
+  std::ofstream(nodes / "0/properties") << "cpu_cores_count 16\ngfx_target_version 0\n";
+  if (!cpu_only) {
+    fs::create_directories(nodes / "1");
+    std::ofstream(nodes / "1/properties") << "simd_count 24\ngfx_target_version 110003\n";
+  }
+  return (WorkDir() / name).string();
+}
+
+TEST(CliTargets, LocalNamesTheKfdNodeOfA780mAndListsOnlyItsProcessor) {
+  const std::string sysfs = FakeSysfs("sysfs-780m", false);
+  const Finished run = Isapack({"targets", "--local", "--sysfs", sysfs, "--json"});
+  ASSERT_EQ(run.exit, 0) << run.err;
+  const json doc = Json(run);
+  EXPECT_EQ(
+      doc.at("local").at("gpus"),
+      json::parse(R"([{"name": "gfx1103", "product": "Radeon 780M", "source": "KFD topology )" +
+                  sysfs + R"(/class/kfd/kfd/topology/nodes/1"}])"));
+  const isapack::cli::RocrVersion rocr = isapack::cli::InstalledRocr();
+  EXPECT_EQ(doc.at("local").at("rocr"),
+            json({{"version", rocr.version == 0 ? json(nullptr) : json(rocr.text)},
+                  {"source", rocr.source}}));
+  ASSERT_EQ(doc.at("processors").size(), 1u);
+  EXPECT_EQ(doc.at("processors")[0].at("name"), "gfx1103");
+}
+
+TEST(CliTargets, LocalReadableOutputSaysWhereTheAnswerCameFrom) {
+  const std::string sysfs = FakeSysfs("sysfs-780m-text", false);
+  const Finished run = Isapack({"targets", "--local", "--sysfs", sysfs});
+  ASSERT_EQ(run.exit, 0) << run.err;
+  EXPECT_EQ(
+      run.out.rfind("This machine's GPUs (read without HSA):\n  gfx1103   Radeon 780M          "
+                    "(KFD topology " +
+                        sysfs + "/class/kfd/kfd/topology/nodes/1)\nInstalled ROCr: ",
+                    0),
+      0u)
+      << run.out;
+}
+
+TEST(CliTargets, LocalWithOnlyCpuNodesExits77NamingTheDriver) {
+  const std::string sysfs = FakeSysfs("sysfs-cpu-only", true);
+  const Finished run = Isapack({"targets", "--local", "--sysfs", sysfs});
+  EXPECT_EQ(run.exit, 77);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "isapack: no GPU node in the KFD topology at " + sysfs +
+                         "/class/kfd/kfd/topology/nodes (1 node, a CPU): the amdgpu driver is not "
+                         "loaded or sees no GPU (no /dev/kfd); name the GPU instead (`isapack "
+                         "targets` lists every name)\n");
 }
 
 TEST(CliTargets, ReadableOutputListsEachTargetOnce) {

@@ -46,6 +46,8 @@ std::string SimulationBanner(const char* simulation);
 // Subcommands; each returns its exit code.
 struct TargetsOptions {
   std::vector<std::string> names;  // gfx or product names; empty: every processor
+  bool local = false;              // also (or only) this machine's GPUs, from the KFD topology
+  std::string sysfs = "/sys";      // where --local reads the KFD topology
   bool json = false;
 };
 int RunTargets(const TargetsOptions& options);

@@ -25,6 +25,9 @@ Command AddTargets(CLI::App& app, cli::TargetsOptions& options) {
       app.add_subcommand("targets", "The targets isapack knows and which this build covers");
   cmd->add_option("names", options.names,
                   "Only these GPUs: gfx names, target IDs or product names (\"Radeon 780M\")");
+  cmd->add_flag("--local", options.local,
+                "This machine's GPUs (KFD topology, no HSA needed) and installed ROCr");
+  cmd->add_option("--sysfs", options.sysfs, "Where --local reads sysfs")->capture_default_str();
   cmd->add_flag("--json", options.json, "JSON output (schema 1)");
   return {cmd, [&options] { return cli::RunTargets(options); }};
 }

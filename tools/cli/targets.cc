@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "gpu_names.h"
+#include "local_gpu.h"
 #include "target_id.h"
 #include "target_table.h"
 
@@ -134,6 +135,32 @@ json GenericTable(const Filter& filter, std::string* text) {
   return generics;
 }
 
+// --local: this machine's GPUs and ROCr, their lines appended to *text and
+// their processors to the filter; an error when no GPU is found.
+Expected<json> LocalSection(const std::string& sysfs, Filter* filter, std::string* text) {
+  Expected<std::vector<LocalGpu>> gpus = DetectLocalGpus(sysfs);
+  if (!gpus.ok()) return gpus.take_error();
+  json entries = json::array();
+  *text += "This machine's GPUs (read without HSA):\n";
+  for (const LocalGpu& gpu : *gpus) {
+    filter->chosen.insert(gpu.isa.processor);
+    entries.push_back(
+        {{"name", gpu.isa.ToString()}, {"product", gpu.product}, {"source", gpu.source}});
+    *text += "  " + Pad(gpu.isa.ToString(), 9) + Pad(gpu.product, 20) + "(" + gpu.source + ")\n";
+  }
+  const RocrVersion rocr = InstalledRocr();
+  *text += "Installed ROCr: " + (rocr.version == 0 ? std::string("none") : rocr.text) + " (" +
+           rocr.source + ")";
+  if (rocr.version != 0 && rocr.version < kFirstRocrWithGenericIsas) {
+    *text += "; generic code objects need ROCr >= 6.4";
+  }
+  *text += "\n\n";
+  return json{{"gpus", entries},
+              {"rocr",
+               {{"version", rocr.version == 0 ? json(nullptr) : json(rocr.text)},
+                {"source", rocr.source}}}};
+}
+
 }  // namespace
 
 int RunTargets(const TargetsOptions& options) {
@@ -143,7 +170,15 @@ int RunTargets(const TargetsOptions& options) {
     if (processor == nullptr) return Fail(options.json, kExitUsage, {DescribeUnknownGpu(name)});
     filter.chosen.insert(processor);
   }
+  std::string local_text;
+  json local;
+  if (options.local) {
+    Expected<json> section = LocalSection(options.sysfs, &filter, &local_text);
+    if (!section.ok()) return Fail(options.json, kExitSkipped, {section.error().message});
+    local = std::move(*section);
+  }
   std::string text =
+      local_text +
       "Exact targets, what this build covers and the code object a device would load\n"
       "(generic code objects need an HSA runtime that lists the generic ISA: ROCr >= 6.4):\n";
   const json processors = ProcessorTable(CoveredProcessors(), filter, &text);
@@ -164,13 +199,14 @@ int RunTargets(const TargetsOptions& options) {
     }
   }
   if (options.json) {
-    PrintJsonOutcome({{"schema", 1},
-                      {"isapack_version", isapack_version()},
-                      {"processors", processors},
-                      {"generics", generics},
-                      {"families", families},
-                      {"bundles", bundles}},
-                     kExitOk, {});
+    json document = {{"schema", 1},
+                     {"isapack_version", isapack_version()},
+                     {"processors", processors},
+                     {"generics", generics},
+                     {"families", families},
+                     {"bundles", bundles}};
+    if (options.local) document["local"] = local;
+    PrintJsonOutcome(document, kExitOk, {});
   } else {
     std::cout << text << bundle_text;
   }
