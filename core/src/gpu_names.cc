@@ -7,7 +7,9 @@
 namespace isapack {
 namespace {
 
-// Lower case, single spaces, no leading "amd ": the form names are compared in.
+// Lower case, single spaces, no leading "amd " and no trailing " laptop",
+// " igpu" or " cdna" (TheRock's "AMD Radeon 780M Laptop iGPU" is the Radeon
+// 780M): the form names are compared in.
 std::string Normalize(std::string_view name) {
   std::string out;
   for (const char c : name) {
@@ -19,6 +21,15 @@ std::string Normalize(std::string_view name) {
   }
   if (!out.empty() && out.back() == ' ') out.pop_back();
   if (out.rfind("amd ", 0) == 0) out.erase(0, 4);
+  for (bool trimmed = true; trimmed;) {
+    trimmed = false;
+    for (const std::string_view word : {" laptop", " igpu", " cdna"}) {
+      if (out.size() > word.size() && out.ends_with(word)) {
+        out.resize(out.size() - word.size());
+        trimmed = true;
+      }
+    }
+  }
   return out;
 }
 

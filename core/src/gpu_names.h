@@ -14,7 +14,8 @@
 namespace isapack {
 
 // gfx name, target ID or product name (case-insensitive, "AMD " prefix and
-// extra spaces ignored) -> processor; nullptr when unknown (generic targets
+// extra spaces ignored, as are the trailing words "Laptop", "iGPU" and "CDNA"
+// of TheRock's names) -> processor; nullptr when unknown (generic targets
 // are not processors).
 const ProcessorInfo* FindProcessorByAnyName(std::string_view name);
 

@@ -22,6 +22,13 @@ TEST(GpuNames, FindsAProcessorByProductNameIgnoringCaseSpacesAndTheAmdPrefix) {
   EXPECT_EQ(FindProcessorByAnyName("Instinct MI300X"), FindProcessor("gfx942"));
 }
 
+TEST(GpuNames, FindsAProcessorByTheNameTheRockRegistersIt) {
+  EXPECT_EQ(FindProcessorByAnyName("AMD Radeon 780M Laptop iGPU"), FindProcessor("gfx1103"));
+  EXPECT_EQ(FindProcessorByAnyName("AMD Strix Halo iGPU"), FindProcessor("gfx1151"));
+  EXPECT_EQ(FindProcessorByAnyName("Strix Point"), FindProcessor("gfx1150"));
+  EXPECT_EQ(FindProcessorByAnyName("AMD Radeon 680M Laptop iGPU"), FindProcessor("gfx1035"));
+}
+
 TEST(GpuNames, EveryProductNameFindsItsOwnProcessor) {
   for (const ProcessorInfo& processor : Processors()) {
     for (const std::string_view product : processor.products) {
