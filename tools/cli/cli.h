@@ -17,6 +17,7 @@ inline constexpr int kExitFailure = 1;       // nothing matches, a check failed,
 inline constexpr int kExitUsage = 2;         // bad option, value, selector or ISA name
 inline constexpr int kExitUnreadable = 3;    // some inputs could not be read (the rest were)
 inline constexpr int kExitNothingFound = 4;  // every input was read; none carries AMDGPU code
+inline constexpr int kExitNotCovered = 5;    // coverage --gpu: no input covers the GPU
 inline constexpr int kExitSkipped = 77;      // no GPU or no HSA runtime
 
 // The stable `status` word of an exit code ("ok", "usage_error", ...).
@@ -91,6 +92,25 @@ struct InspectOptions {
   bool json = false;
 };
 int RunInspect(const InspectOptions& options);
+
+struct CoverageOptions {
+  std::vector<std::string> paths;  // files, directories, .deb and .rpm packages
+  std::string files_from;          // more paths, one per line ("-": stdin)
+  bool installed = false;          // every installed package (dpkg)
+  std::string root = "/";          // of --installed
+  std::vector<std::string> gpus;   // GPU names, product names or "local"
+  std::string sysfs = "/sys";      // for --gpu local
+  std::string rocr;                // MAJOR.MINOR; default: the installed ROCr
+  std::string require;             // selectors every package must cover
+  bool check_metadata = false;     // declared GPU lists against the binaries
+  std::string field;               // debian | rpm: print the package field and stop
+  std::string html;                // also write the matrix as a page
+  unsigned jobs = 0;
+  bool no_cache = false;
+  uint64_t max_file_size = 0;
+  bool json = false;
+};
+int RunCoverage(const CoverageOptions& options);
 
 std::string VersionText();
 

@@ -26,6 +26,8 @@ const char* ExitStatusName(int exit_code) {
       return "unreadable_input";
     case kExitNothingFound:
       return "nothing_found";
+    case kExitNotCovered:
+      return "not_covered";
     case kExitSkipped:
       return "skipped_no_gpu";
   }

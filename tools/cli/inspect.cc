@@ -226,7 +226,9 @@ class Inspector {
       object["error"] = id.error().message;
     }
     json kernels = json::array();
-    if (auto note = FindMetadataNote(image); !note) {
+    if (!limits_.kernels) {
+      // The caller wants only the targets (isapack coverage).
+    } else if (auto note = FindMetadataNote(image); !note) {
       object["error"] = note.error().message;
     } else if (!note->empty()) {
       if (auto metadata = ReadMetadataNote(*note)) {

@@ -19,6 +19,7 @@ namespace isapack {
 struct InspectLimits {
   uint64_t max_decompressed_bundle = uint64_t{256} << 20;  // per compressed bundle
   size_t max_code_objects = 4096;                          // reported per file
+  bool kernels = true;  // read each code object's kernel metadata
 };
 
 // The report for one file's bytes (schema: tools/cli/isapack.1, JSON OUTPUT).

@@ -107,6 +107,40 @@ Command AddInspect(CLI::App& app, cli::InspectOptions& options) {
   return {cmd, [&options] { return cli::RunInspect(options); }};
 }
 
+Command AddCoverage(CLI::App& app, cli::CoverageOptions& options) {
+  auto* cmd = app.add_subcommand(
+      "coverage",
+      "Which GPUs the device code of files, packages (.deb, .rpm) or installed packages runs on");
+  cmd->add_option("paths", options.paths, "Files, directories, .deb and .rpm packages");
+  cmd->add_option("--files-from", options.files_from,
+                  "Read more paths from FILE, one per line (- for stdin)");
+  cmd->add_flag("--installed", options.installed, "Scan every installed package (dpkg)");
+  cmd->add_option("--root", options.root, "Root directory of --installed")->capture_default_str();
+  cmd->add_option("--gpu", options.gpus,
+                  "A GPU (gfx1103, \"Radeon 780M\", or local: this machine's); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--sysfs", options.sysfs, "sysfs of --gpu local")->capture_default_str();
+  cmd->add_option("--rocr", options.rocr,
+                  "The consumer's ROCr release, MAJOR.MINOR (default: the installed one)");
+  cmd->add_option("--require", options.require,
+                  "GPU selectors every package with GPU code must cover (exit 1 otherwise)");
+  cmd->add_flag(
+      "--check-metadata", options.check_metadata,
+      "Compare each package's declared GPU list with its binaries (exit 1 on a difference)");
+  cmd->add_option("--field", options.field,
+                  "Print the package field and stop: debian (X-ROCm-GPU-Architecture) or rpm "
+                  "(isapack-gpu() provides)");
+  cmd->add_option("--html", options.html, "Also write the matrix as a self-contained page");
+  cmd->add_option("--jobs", options.jobs, "Files scanned at once (default: one per core)");
+  cmd->add_flag("--no-cache", options.no_cache, "Do not use or update the --installed cache");
+  cmd->add_option(
+      "--max-file-size", options.max_file_size,
+      "Largest file or package member to read, in bytes (default 1 GiB); larger ones are "
+      "reported, not read");
+  cmd->add_flag("--json", options.json, "JSON output (schema 1)");
+  return {cmd, [&options] { return cli::RunCoverage(options); }};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,7 +148,7 @@ int main(int argc, char** argv) {
       "isapack: which AMD GPUs this build of libisapack supports, which code object a GPU gets, "
       "and which GPU targets any file carries.\n"
       "Exit codes: 0 ok, 1 failure, 2 usage, 3 some inputs unreadable, 4 nothing found, "
-      "77 skipped for lack of a GPU.",
+      "5 GPU not covered, 77 skipped for lack of a GPU.",
       "isapack"};
   app.set_version_flag("--version", cli::VersionText,
                        "Print the version, compiler, code object mode and covered targets");
@@ -126,11 +160,13 @@ int main(int argc, char** argv) {
   cli::DeviceOptions devices, smoke;
   cli::VerifyOptions verify;
   cli::InspectOptions inspect;
-  select.max_file_size = inspect.max_file_size = isapack::kDefaultMaxFileSize;
+  cli::CoverageOptions coverage;
+  select.max_file_size = inspect.max_file_size = coverage.max_file_size =
+      isapack::kDefaultMaxFileSize;
   const std::vector<Command> commands = {AddTargets(app, targets), AddExpand(app, expand),
                                          AddSelect(app, select),   AddDevices(app, devices),
                                          AddSmoke(app, smoke),     AddVerify(app, verify),
-                                         AddInspect(app, inspect)};
+                                         AddInspect(app, inspect), AddCoverage(app, coverage)};
 
   // Decided before parsing, so that a usage error is JSON too.
   bool json = false;
