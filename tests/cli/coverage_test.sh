@@ -327,6 +327,102 @@ system_libhsa_runtime_carries_26_code_object_v4_blit_kernels)
 gfx700 gfx701 gfx702 gfx801 gfx802 gfx803 gfx805 gfx810 gfx900 gfx902 gfx904 gfx906 gfx908 gfx909 gfx90a gfx90c gfx1010 gfx1011 gfx1012 gfx1013 gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035
 EOF
   ;;
+dh_isapack_writes_the_field_of_a_consumer_package)
+  # A third-party source package with two binary packages, built with
+  # dpkg-buildpackage and the dh-sequence-isapack add-on from this source
+  # tree (PERL5LIB, PATH) and this build's isapack (-d: the add-on is not
+  # installed as the package dh-sequence-isapack).
+  : "${SRC:?}"
+  need dpkg-buildpackage dpkg-dev
+  need dh debhelper
+  P="$W/consumer"
+  mkdir -p "$P/debian" "$W/perl5/Debian/Debhelper/Sequence" "$W/bin"
+  cp "$SRC/tools/debhelper/isapack.pm" "$W/perl5/Debian/Debhelper/Sequence/"
+  cp "$SRC/tools/debhelper/dh_isapack" "$W/bin/"
+  cp "$W/lib/libfoo.so.1" "$P/"
+  cat >"$P/debian/control" <<'EOF'
+Source: foo
+Section: libs
+Priority: optional
+Maintainer: nobody <nobody@example.invalid>
+Build-Depends: debhelper-compat (= 13), dh-sequence-isapack
+Standards-Version: 4.6.2
+
+Package: libfoo1
+Architecture: amd64
+Depends: ${misc:Depends}
+XB-X-ROCm-GPU-Architecture: ${isapack:GPU-Architecture}
+Description: a library with GPU code
+ Carries a HIP-style compressed offload bundle.
+
+Package: foo-doc
+Architecture: all
+Depends: ${misc:Depends}
+XB-X-ROCm-GPU-Architecture: ${isapack:GPU-Architecture}
+Description: documentation without GPU code
+ Plain text.
+EOF
+  printf 'foo (1.0-1) unstable; urgency=medium\n\n  * Test.\n\n -- nobody <nobody@example.invalid>  Mon, 01 Jan 2024 00:00:00 +0000\n' \
+    >"$P/debian/changelog"
+  printf '#!/usr/bin/make -f\n%%:\n\tdh $@\noverride_dh_strip:\noverride_dh_shlibdeps:\n' >"$P/debian/rules"
+  chmod +x "$P/debian/rules"
+  echo "libfoo.so.1 usr/lib/x86_64-linux-gnu" >"$P/debian/libfoo1.install"
+  echo "debian/changelog usr/share/doc/foo-doc/notes" >"$P/debian/foo-doc.install"
+  (cd "$P" && ISAPACK="$ISAPACK" PERL5LIB="$W/perl5" PATH="$W/bin:$PATH" \
+    dpkg-buildpackage -us -uc -b -d >"$W/build.log" 2>&1) || { tail -30 "$W/build.log"; fail "dpkg-buildpackage"; }
+  expect field 0 dpkg-deb --field "$W/libfoo1_1.0-1_amd64.deb" X-ROCm-GPU-Architecture <<'EOF'
+gfx1030 gfx1100
+EOF
+  expect no-field 0 dpkg-deb --field "$W/foo-doc_1.0-1_all.deb" X-ROCm-GPU-Architecture <<'EOF'
+
+EOF
+  grep -q "dh_isapack" "$W/build.log" || fail "dh ran no dh_isapack"
+  ;;
+rpm_macros_give_isapack_gpu_provides)
+  : "${SRC:?}"
+  mkdir -p "$W/rpm/SOURCES" "$W/fileattrs"
+  ln -s /usr/lib/rpm/fileattrs/*.attr "$W/fileattrs/"
+  cp "$SRC/rpm/isapack_gpu.attr" "$W/fileattrs/"
+  cp "$W/lib/libfoo.so.1" "$W/rpm/SOURCES/"
+  cat >"$W/libfoo.spec" <<'EOF'
+Name: libfoo
+Version: 1.0
+Release: 1
+Summary: a test package
+License: MIT
+BuildArch: x86_64
+%global debug_package %{nil}
+%global __os_install_post %{nil}
+%description
+A test package.
+%package doc
+Summary: no GPU code
+BuildArch: noarch
+%description doc
+Plain text.
+%install
+mkdir -p %{buildroot}/usr/lib64 %{buildroot}/usr/share/doc/foo
+cp %{_sourcedir}/libfoo.so.1 %{buildroot}/usr/lib64/
+echo text >%{buildroot}/usr/share/doc/foo/notes
+%files
+/usr/lib64/libfoo.so.1
+%files doc
+/usr/share/doc/foo/notes
+EOF
+  # rpm loads attribute definitions from its own fileattrs directory only:
+  # --load stands for the installed isapack-rpm-macros.
+  rpmbuild -bb --nodeps --define "_topdir $W/rpm" --define "_fileattrsdir $W/fileattrs" \
+    --load "$W/fileattrs/isapack_gpu.attr" \
+    --define "isapack_coverage_command $ISAPACK" "$W/libfoo.spec" >"$W/rpmbuild.log" 2>&1 ||
+    { tail -30 "$W/rpmbuild.log"; fail "rpmbuild"; }
+  expect provides 0 sh -c "rpm -qp --provides '$W/rpm/RPMS/x86_64/libfoo-1.0-1.x86_64.rpm' | grep '^isapack-gpu('" <<'EOF'
+isapack-gpu(gfx1030)
+isapack-gpu(gfx1100)
+EOF
+  expect no-provides 1 sh -c "rpm -qp --provides '$W/rpm/RPMS/noarch/libfoo-doc-1.0-1.noarch.rpm' | grep '^isapack-gpu('" <<'EOF'
+
+EOF
+  ;;
 *)
   echo "unknown case $case_name"
   exit 2

@@ -12,6 +12,8 @@ for package in $DEB_PACKAGES; do
 ${package}-dbgsym_${VERSION}_${ARCH}.deb
 "
 done
-expect_equal "dpkg-buildpackage builds the four packages and their dbgsym packages" \
+expected="${expected}dh-isapack_${VERSION}_all.deb
+"
+expect_equal "dpkg-buildpackage builds the four packages, their dbgsym packages and dh-isapack" \
   "$(printf '%s' "$expected" | LC_ALL=C sort)" "$(cd "$dir" && ls -1 -- *.deb | LC_ALL=C sort)"
 grep -E '^[0-9]+% tests passed' "$dir/build.log" || fail "dh_auto_test ran no tests"

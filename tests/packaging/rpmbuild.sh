@@ -45,6 +45,14 @@ case ${1:-} in
     expect_equal "and debuginfo packages for the four (each holds binaries; isapack-devel the toolkit's host programs), and debugsource" \
       "isapack-debuginfo isapack-debugsource isapack-devel-debuginfo isapack-tests-debuginfo isapack-tools-debuginfo" \
       "$(cd "$out/RPMS/$RPM_ARCH" && ls -1 -- *-debug*.rpm | sed 's/-[0-9].*//' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+    expect_equal "and the noarch isapack-rpm-macros" "isapack-rpm-macros-$VERSION-1.noarch.rpm" \
+      "$(ls "$out/RPMS/noarch")"
+    expect_equal "isapack provides isapack-gpu() for what its binaries cover (the isapack-rpm-macros generator)" \
+      "$(printf 'isapack-gpu(%s)\n' $("$BUILD/tools/cli/isapack" coverage --field debian \
+          "$out/RPMS/$RPM_ARCH/isapack-$VERSION-1.$RPM_ARCH.rpm") | LC_ALL=C sort)" \
+      "$(rpm -qp --provides "$out/RPMS/$RPM_ARCH/isapack-$VERSION-1.$RPM_ARCH.rpm" | grep '^isapack-gpu(' | LC_ALL=C sort)"
+    expect_equal "and no other package provides isapack-gpu()" "" \
+      "$(for r in "$out"/RPMS/*/*.rpm; do case $r in */isapack-$VERSION-*) ;; *) rpm -qp --provides "$r" | grep '^isapack-gpu(';; esac; done)"
     expect_equal "and the source package" "isapack-$VERSION-1.src.rpm" "$(ls "$out/SRPMS")"
     grep -E '^[0-9]+% tests passed' "$WORK/rpmbuild-first.log" || fail "%check ran no tests"
     ;;
