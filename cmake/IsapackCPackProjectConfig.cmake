@@ -14,6 +14,18 @@ elseif(CPACK_GENERATOR STREQUAL "RPM")
   find_program(RPM_EXECUTABLE rpm)
 endif()
 
+# The GPUs libisapack covers, read from the built library by `isapack
+# coverage` (tools/cli/CMakeLists.txt): the deb field and the rpm provides.
+if(NOT EXISTS "${CPACK_ISAPACK_GPU_ARCHITECTURE_FILE}")
+  message(FATAL_ERROR "${CPACK_ISAPACK_GPU_ARCHITECTURE_FILE} is missing: build the project "
+    "(cmake --build) before running cpack")
+endif()
+file(READ "${CPACK_ISAPACK_GPU_ARCHITECTURE_FILE}" CPACK_ISAPACK_GPU_ARCHITECTURE)
+string(STRIP "${CPACK_ISAPACK_GPU_ARCHITECTURE}" CPACK_ISAPACK_GPU_ARCHITECTURE)
+string(REPLACE " " ";" _isapack_gpus "${CPACK_ISAPACK_GPU_ARCHITECTURE}")
+list(TRANSFORM _isapack_gpus REPLACE "(.+)" "isapack-gpu(\\1)")
+string(JOIN ", " CPACK_RPM_RUNTIME_PACKAGE_PROVIDES ${_isapack_gpus})
+
 # A package version other than the project's, for upgrade tests:
 #   ISAPACK_PACKAGE_VERSION=0.1.1 cpack
 if(DEFINED ENV{ISAPACK_PACKAGE_VERSION})

@@ -74,8 +74,10 @@ set(CPACK_COMPONENT_TOOLS_DEPENDS runtime)
 set(CPACK_COMPONENT_TESTS_DEPENDS runtime tools)
 set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_SOURCE_DIR}/cmake/IsapackCPackProjectConfig.cmake")
 set(CPACK_POST_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/cmake/IsapackPackagingPostBuild.cmake")
-# Read by the post-build script: the GPUs the runtime package covers.
-string(JOIN " " CPACK_ISAPACK_GPU_ARCHITECTURE ${ISAPACK_COVERED_PROCESSORS})
+# The GPUs the runtime package covers, read from the built library
+# (tools/cli/CMakeLists.txt) by IsapackCPackProjectConfig.cmake and the
+# post-build script: the deb field and the rpm provides.
+set(CPACK_ISAPACK_GPU_ARCHITECTURE_FILE "${PROJECT_BINARY_DIR}/isapack-gpu-architecture.txt")
 set(CPACK_ISAPACK_RUNTIME_DEB "libisapack${ISAPACK_SOVERSION}")
 set(CPACK_ISAPACK_SOURCE_DIR "${PROJECT_SOURCE_DIR}")
 
@@ -142,12 +144,9 @@ set(CPACK_RPM_TESTS_PACKAGE_NAME isapack-tests)
 # distribution. See IsapackCPackProjectConfig.cmake for why CPack needs help.
 set(CPACK_RPM_RUNTIME_PACKAGE_SUGGESTS "libhsa-runtime64.so.1()(64bit)")
 set(CPACK_RPM_TOOLS_PACKAGE_SUGGESTS "libhsa-runtime64.so.1()(64bit)")
-# `dnf install 'isapack-gpu(gfx1103)'` finds the package that covers a GPU.
-set(_provides)
-foreach(_processor IN LISTS ISAPACK_COVERED_PROCESSORS)
-  list(APPEND _provides "isapack-gpu(${_processor})")
-endforeach()
-string(JOIN ", " CPACK_RPM_RUNTIME_PACKAGE_PROVIDES ${_provides})
+# `dnf install 'isapack-gpu(gfx1103)'` finds the package that covers a GPU:
+# CPACK_RPM_RUNTIME_PACKAGE_PROVIDES is set from the built library by
+# IsapackCPackProjectConfig.cmake.
 # Directories the distribution owns.
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
   /usr/lib64/cmake /usr/lib64/pkgconfig /usr/libexec /usr/share/man /usr/share/man/man1

@@ -260,14 +260,16 @@ installed_packages_come_from_the_dpkg_database_and_the_cache)
   R="$W/root"
   mkdir -p "$R/var/lib/dpkg/info" "$R/usr/lib/x86_64-linux-gnu"
   cp "$W/lib/libfoo.so.1" "$R/usr/lib/x86_64-linux-gnu/"
-  printf '/.\n/usr\n/usr/lib/x86_64-linux-gnu/libfoo.so.1\n' >"$R/var/lib/dpkg/info/libfoo1:amd64.list"
+  printf '/.\n/usr\n/usr/lib/x86_64-linux-gnu/libfoo.so.1\n' >"$R/var/lib/dpkg/info/libfoo1.list"
   printf '/usr/share/doc/other\n' >"$R/var/lib/dpkg/info/other.list"
   cat >"$R/var/lib/dpkg/status" <<'EOF'
 Package: libfoo1
 Status: install ok installed
+Maintainer: nobody <nobody@example.invalid>
 Architecture: amd64
 Version: 2.0-1
 X-ROCm-GPU-Architecture: gfx1030 gfx1100
+Description: a library
 
 Package: other
 Status: install ok installed

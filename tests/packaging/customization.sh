@@ -4,7 +4,7 @@
 #   rpm spec       --define 'isapack_gpu_targets ...' (generic code objects for
 #                  every ROCr; --define 'isapack_code_object_mode exact')
 #   CMake/CPack    -DISAPACK_GPU_TARGETS=...
-# and a build for gfx110X-all records exactly gfx1100 gfx1101 gfx1102 gfx1103.
+# and a build for gfx110X-all records what its binaries cover: its gfx11-generic object runs on gfx1100-gfx1103 and gfx1150-gfx1154.
 . "$(dirname "$0")/lib.sh"
 
 # rules_targets [VAR=value...]: the selector list debian/rules passes to CMake.
@@ -66,13 +66,18 @@ logged "$dir.configure.log" cmake -S "$SRC" -B "$dir/build" -G Ninja -DCMAKE_BUI
   -DCMAKE_INSTALL_PREFIX=/usr -DISAPACK_GPU_TARGETS=gfx110X-all -DISAPACK_BUILD_TESTS=OFF
 logged "$dir.build.log" cmake --build "$dir/build"
 logged "$dir.cpack.log" cpack --config "$dir/build/CPackConfig.cmake" -B "$dir/packages"
-expect_equal "CPack with -DISAPACK_GPU_TARGETS=gfx110X-all: X-ROCm-GPU-Architecture" \
-  "gfx1100 gfx1101 gfx1102 gfx1103" \
+expect_equal "CPack with -DISAPACK_GPU_TARGETS=gfx110X-all: X-ROCm-GPU-Architecture, from the binaries" \
+  "gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1154" \
   "$(deb_field "$dir/packages/libisapack0_${VERSION}_${ARCH}.deb" X-ROCm-GPU-Architecture)"
 expect_equal "and the rpm provides isapack-gpu() for exactly those" \
   "isapack-gpu(gfx1100)
 isapack-gpu(gfx1101)
 isapack-gpu(gfx1102)
-isapack-gpu(gfx1103)" \
+isapack-gpu(gfx1103)
+isapack-gpu(gfx1150)
+isapack-gpu(gfx1151)
+isapack-gpu(gfx1152)
+isapack-gpu(gfx1153)
+isapack-gpu(gfx1154)" \
   "$(rpm -qp --provides "$dir/packages/isapack-$VERSION-1.$RPM_ARCH.rpm" | grep '^isapack-gpu(' | LC_ALL=C sort)"
 rm -rf "$dir" "$dir".*.log

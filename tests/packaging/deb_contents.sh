@@ -44,6 +44,6 @@ for deb in "$WORK"/cpack/*.deb; do
 done
 rmdir "$WORK/unpacked"
 echo "ok: no installed ELF file has an RPATH or RUNPATH"
-expect_equal "libisapack0 records the covered GPUs" \
-  "$(cmake -DJSON="$BUILD/isapack-targets.json" -P "$SRC/cmake/IsapackCoveredProcessors.cmake")" \
+expect_equal "libisapack0 records the GPUs its binaries cover" \
+  "$("$BUILD/tools/cli/isapack" coverage --field debian "$WORK/cpack/libisapack0_${VERSION}_${ARCH}.deb")" \
   "$(deb_field "$WORK/cpack/libisapack0_${VERSION}_${ARCH}.deb" X-ROCm-GPU-Architecture)"

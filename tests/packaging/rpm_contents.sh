@@ -22,8 +22,8 @@ for package in $RPM_PACKAGES; do
     "$(pinned "$rpmbuild_dir/$name")" "$(pinned "$WORK/cpack/$name")"
 done
 
-gpus=$(cmake -DJSON="$BUILD/isapack-targets.json" -DFORMAT=rpm-provides -P "$SRC/cmake/IsapackCoveredProcessors.cmake" | LC_ALL=C sort)
-expect_equal "isapack provides isapack-gpu(gfxNNNN) for every covered GPU" "$gpus" \
+gpus=$("$BUILD/tools/cli/isapack" coverage --field rpm "$WORK/cpack/isapack-$VERSION-1.$RPM_ARCH.rpm" | LC_ALL=C sort)
+expect_equal "isapack provides isapack-gpu(gfxNNNN) for every GPU its binaries cover" "$gpus" \
   "$(rpm -qp --provides "$WORK/cpack/isapack-$VERSION-1.$RPM_ARCH.rpm" | grep '^isapack-gpu(' | LC_ALL=C sort)"
 expect_equal "isapack-devel requires exactly its own isapack" "isapack(x86-64) = $VERSION-1" \
   "$(pinned "$WORK/cpack/isapack-devel-$VERSION-1.$RPM_ARCH.rpm")"

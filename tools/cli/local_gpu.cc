@@ -94,26 +94,25 @@ RocrVersion FromLibraryVersion(const std::vector<unsigned>& numbers, std::string
                                       release + ")");
 }
 
-// The version of an installed package in a dpkg status file, or "".
-std::string DpkgVersion(const std::string& status_path, const std::string& package) {
-  std::ifstream in(status_path);
-  std::string line, name, version, status;
-  const auto found = [&] {
-    return name == package && status.find(" installed") != std::string::npos;
-  };
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      if (found()) return version;
-      name.clear(), version.clear(), status.clear();
-    } else if (line.rfind("Package: ", 0) == 0) {
-      name = line.substr(9);
-    } else if (line.rfind("Version: ", 0) == 0) {
-      version = line.substr(9);
-    } else if (line.rfind("Status: ", 0) == 0) {
-      status = line.substr(8);
-    }
+// The version of an installed package, asked of dpkg-query (dpkg's database
+// format is dpkg's own), or "".
+std::string DpkgVersion(const std::string& root, const std::string& package) {
+  std::string command = "dpkg-query";
+  if (root != "/") {
+    command += " --root='";
+    for (char c : root) command += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    command += "'";
   }
-  return found() ? version : "";
+  command += " -W -f '${db:Status-Status} ${Version}' " + package + " 2>/dev/null";  // fixed name
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "";
+  std::string output;
+  char buffer[256];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, got);
+  pclose(pipe);
+  const std::string installed = "installed ";
+  return output.rfind(installed, 0) == 0 ? output.substr(installed.size()) : "";
 }
 
 // `rpm -q --qf %{VERSION} <package>`, or "" when rpm or the package is absent.
@@ -192,12 +191,11 @@ RocrVersion RocrFromLibraryName(const std::string& path) {
 
 RocrVersion InstalledRocr(const std::string& root) {
   const std::string base = root == "/" ? "" : root;
-  const std::string status = base + "/var/lib/dpkg/status";
-  if (const std::string version = DpkgVersion(status, "libhsa-runtime64-1"); !version.empty()) {
-    return FromRocmRelease(version, "dpkg: libhsa-runtime64-1 " + version + " (" + status + ")");
+  if (const std::string version = DpkgVersion(root, "libhsa-runtime64-1"); !version.empty()) {
+    return FromRocmRelease(version, "dpkg: libhsa-runtime64-1 " + version);
   }
-  if (const std::string version = DpkgVersion(status, "hsa-rocr"); !version.empty()) {
-    return FromLibraryVersion(Numbers(version), "dpkg: hsa-rocr " + version + " (" + status + ")");
+  if (const std::string version = DpkgVersion(root, "hsa-rocr"); !version.empty()) {
+    return FromLibraryVersion(Numbers(version), "dpkg: hsa-rocr " + version);
   }
   if (root == "/") {
     if (const std::string version = RpmVersion("rocm-runtime"); !version.empty()) {

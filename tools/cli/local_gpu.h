@@ -34,7 +34,7 @@ struct RocrVersion {
   std::string source;    // where it came from and how it was read
 };
 
-// From, in this order: dpkg's status (<root>/var/lib/dpkg/status:
+// From, in this order: dpkg's database (dpkg-query --root <root>:
 // libhsa-runtime64-1 "5.2.3-3" -> 502, or AMD's hsa-rocr "1.15.0.60400-47"
 // -> 604), the rpm database (rocm-runtime or hsa-rocr, only when root is
 // "/"), <root>/opt/rocm/.info/version ("6.4.0-47"), else the name of

@@ -430,6 +430,22 @@ void ScanFiles(const std::vector<std::pair<std::string, std::string>>& work,
   }
 }
 
+std::string ShellQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs a shell command and keeps its standard output; false when it fails.
+bool RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return false;
+  char buffer[65536];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output->append(buffer, got);
+  return pclose(pipe) == 0;
+}
+
 }  // namespace
 
 bool MayCarryDeviceCode(std::span<const uint8_t> head) {
@@ -587,45 +603,62 @@ ScanResult ScanPaths(const std::vector<std::string>& paths, const ScanOptions& o
 
 ScanResult ScanInstalled(const ScanOptions& options, const std::string& root) {
   ScanResult result;
+  // dpkg's database is read through dpkg-query (its format is dpkg's own).
   const std::string base = root == "/" ? "" : root;
-  const std::string dpkg = base + "/var/lib/dpkg";
-  std::ifstream status(dpkg + "/status");
-  if (!status) {
-    result.errors.push_back(dpkg +
-                            "/status: cannot be read; --installed reads dpkg's database "
-                            "(on rpm systems, pass the package files instead)");
+  const std::string query = "dpkg-query" + (base.empty() ? "" : " --root=" + ShellQuote(root));
+  std::string listing;
+  if (!RunCommand(query + " -W -f '${binary:Package}\\t${Version}\\t${Architecture}\\t" +
+                      "${db:Status-Status}\\t${X-ROCm-GPU-Architecture}\\n' 2>/dev/null",
+                  &listing)) {
+    result.errors.push_back("dpkg-query" + (base.empty() ? "" : " --root=" + root) +
+                            " cannot list the installed packages: --installed reads dpkg's "
+                            "database (on rpm systems, pass the package files instead)");
     return result;
   }
+  std::vector<std::string> names;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) {
+      fields.push_back(line.substr(start, tab - start));
+    }
+    fields.push_back(line.substr(start));
+    if (fields.size() != 5 || fields[3] != "installed") continue;
+    PackageInfo package{fields[0].substr(0, fields[0].find(':')),
+                        fields[1],
+                        fields[2],
+                        "dpkg",
+                        "dpkg database",
+                        std::nullopt};
+    if (!Trim(fields[4]).empty()) package.declared_gpus = SplitGpuList(fields[4]);
+    names.push_back(fields[0]);
+    result.packages.push_back(std::move(package));
+  }
+  // Each package's files: `dpkg-query -L` prints one block per package,
+  // blank-line separated, in the order asked.
   std::vector<std::pair<std::string, std::string>> work;
-  std::string stanza, line;
-  auto finish = [&] {
-    if (stanza.empty()) return;
-    PackageInfo package = ParseDebControl(stanza);
-    const bool installed = stanza.find("\nStatus: install ok installed") != std::string::npos ||
-                           stanza.rfind("Status: install ok installed", 0) == 0;
-    stanza.clear();
-    if (!installed || package.name.empty()) return;
-    package.format = "dpkg";
-    package.source = "dpkg database";
-    std::ifstream list(dpkg + "/info/" + package.name + ".list");
-    if (!list) list.open(dpkg + "/info/" + package.name + ":" + package.architecture + ".list");
-    std::string file;
-    while (std::getline(list, file)) {
+  for (size_t first = 0; first < names.size(); first += 256) {
+    const size_t end = std::min(names.size(), first + 256);
+    std::string command = query + " -L";
+    for (size_t i = first; i < end; ++i) command += " " + ShellQuote(names[i]);
+    std::string files;
+    RunCommand(command + " 2>/dev/null", &files);
+    size_t index = first;
+    std::istringstream paths(files);
+    for (std::string path; std::getline(paths, path);) {
+      if (path.empty()) {
+        ++index;
+        continue;
+      }
+      if (path[0] != '/' || index >= end) continue;
       struct stat info{};
-      if (lstat((base + file).c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-        work.emplace_back(base + file, package.name);
+      const std::string full = base + path;
+      if (lstat(full.c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+        work.emplace_back(full, result.packages[index].name);
       }
     }
-    result.packages.push_back(std::move(package));
-  };
-  while (std::getline(status, line)) {
-    if (line.empty()) {
-      finish();
-    } else {
-      stanza += line + "\n";
-    }
   }
-  finish();
   ScanFiles(work, options, &result);
   return result;
 }
