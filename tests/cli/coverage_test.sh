@@ -322,6 +322,38 @@ html_page_draws_the_matrix)
   grep -q '<li>libbar1 misses required gfx1100</li>' "$W/page.html" || fail "the gap is not listed"
   if grep -q -E '<script|https?://' "$W/page.html"; then fail "the page is not self-contained"; fi
   ;;
+html_matrix_renders_in_headless_chromium)
+  # The page as a browser draws it: Chromium (headless) takes a screenshot and
+  # matrix_from_screenshot.py reads the coloured cells back from its pixels.
+  browser=$(command -v chromium || command -v chromium-browser) ||
+    { echo "FAIL: chromium is missing: install the Debian package chromium"; exit 1; }
+  /usr/bin/python3 -c 'import PIL' 2>/dev/null ||
+    { echo "FAIL: Pillow is missing: install the Debian package python3-pil"; exit 1; }
+  cd "$W" || exit 1
+  "$ISAPACK" coverage --rocr 6.4 --gpu gfx1030 --gpu gfx1100 --gpu gfx1036 --html "$W/page.html" \
+    libfoo1_1.0-1_amd64.deb libbar1_1.0-1_amd64.deb hsaco >/dev/null 2>"$W/stderr"
+  rc=$?
+  [ "$rc" = 0 ] || fail "coverage --gpu: exit $rc, want 0 (each GPU has a package): $(cat "$W/stderr")"
+  # Root needs --no-sandbox; a chroot may lack /dev/shm and a D-Bus session.
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --hide-scrollbars --force-device-scale-factor=1 --window-size=1000,800 --no-first-run \
+    --user-data-dir="$W/profile" --screenshot="$W/page.png" "file://$W/page.html" \
+    >"$W/browser.log" 2>&1
+  [ -s "$W/page.png" ] || { cat "$W/browser.log"; fail "Chromium wrote no screenshot"; }
+  # The legend's colours, in the page's order (exact, generic, retargeted, not covered).
+  colours=$(grep -o 'class="legend">.*</p>' "$W/page.html" | grep -o 'background:#[0-9a-f]*' | cut -d: -f2)
+  set -- $colours
+  [ "$#" = 4 ] || fail "the legend has $# colours, want 4"
+  expect screenshot 0 /usr/bin/python3 "$SRC/tests/cli/matrix_from_screenshot.py" "$W/page.png" \
+    "exact=$1" "generic=$2" "retargeted=$3" "not-covered=$4" <<'EOF'
+legend: exact generic retargeted not-covered
+row 1: exact exact not-covered
+row 2: exact not-covered not-covered
+row 3: generic not-covered generic
+row 4: exact not-covered not-covered
+cell swatch: 120x24 pixels
+EOF
+  ;;
 system_libhsa_runtime_carries_26_code_object_v4_blit_kernels)
   lib=$(dpkg -L libhsa-runtime64-1 2>/dev/null | grep 'libhsa-runtime64\.so\.1\.[0-9.]*$' | head -1)
   [ -n "$lib" ] || { echo "FAIL: libhsa-runtime64-1 is not installed: install it"; exit 1; }
