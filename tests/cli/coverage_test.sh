@@ -81,6 +81,33 @@ code_object gfx1030 "$W/gfx1030.co" &&
     -input=/dev/null "-input=$W/gfx1030.co" \
     "-output=$W/hsaco/k-gfx1030.hipfb" || fail "building the gfx1030 bundle"
 
+rpm_package() {  # <declared gpu>...: builds $W/rpm/RPMS/x86_64/libfoo-1.0-1.x86_64.rpm
+  local provides="" gpu
+  for gpu in "$@"; do provides+="Provides: isapack-gpu($gpu)"$'\n'; done
+  mkdir -p "$W/rpm/SOURCES"
+  cp "$W/lib/libfoo.so.1" "$W/rpm/SOURCES/"
+  cat >"$W/libfoo.spec" <<EOF
+Name: libfoo
+Version: 1.0
+Release: 1
+Summary: a test package
+License: MIT
+BuildArch: x86_64
+AutoReqProv: no
+${provides}%global debug_package %{nil}
+%global __os_install_post %{nil}
+%description
+A test package.
+%install
+mkdir -p %{buildroot}/usr/lib64
+cp %{_sourcedir}/libfoo.so.1 %{buildroot}/usr/lib64/
+%files
+/usr/lib64/libfoo.so.1
+EOF
+  rpmbuild -bb --define "_topdir $W/rpm" --define '_binary_payload w19.zstdio' \
+    "$W/libfoo.spec" >"$W/rpmbuild.log" 2>&1 || { cat "$W/rpmbuild.log"; fail "rpmbuild"; }
+}
+
 # --- Cases ----------------------------------------------------------------------
 case "$case_name" in
 require_names_exactly_the_packages_and_gpus_missing)
@@ -225,30 +252,7 @@ EOF
 EOF
   ;;
 an_rpm_is_read_without_installing_it)
-  mkdir -p "$W/rpm/SOURCES"
-  cp "$W/lib/libfoo.so.1" "$W/rpm/SOURCES/"
-  cat >"$W/libfoo.spec" <<'EOF'
-Name: libfoo
-Version: 1.0
-Release: 1
-Summary: a test package
-License: MIT
-BuildArch: x86_64
-AutoReqProv: no
-Provides: isapack-gpu(gfx1030)
-Provides: isapack-gpu(gfx1100)
-%global debug_package %{nil}
-%global __os_install_post %{nil}
-%description
-A test package.
-%install
-mkdir -p %{buildroot}/usr/lib64
-cp %{_sourcedir}/libfoo.so.1 %{buildroot}/usr/lib64/
-%files
-/usr/lib64/libfoo.so.1
-EOF
-  rpmbuild -bb --define "_topdir $W/rpm" --define '_binary_payload w19.zstdio' \
-    "$W/libfoo.spec" >"$W/rpmbuild.log" 2>&1 || { cat "$W/rpmbuild.log"; fail "rpmbuild"; }
+  rpm_package gfx1030 gfx1100
   expect rpm 0 "$ISAPACK" coverage --rocr 6.4 --check-metadata \
     "$W/rpm/RPMS/x86_64/libfoo-1.0-1.x86_64.rpm" <<'EOF'
 ROCr 6.4 (--rocr)
@@ -292,6 +296,29 @@ EOF
   done
   grep -q "\"$R/usr/lib/x86_64-linux-gnu/libfoo.so.1\"" "$W/cache/isapack/coverage-cache.json" ||
     fail "the cache does not hold libfoo.so.1"
+  ;;
+installed_packages_come_from_the_rpm_database)
+  # Fedora's layout: the database in /usr/lib/sysimage/rpm of the root.
+  rpm_package gfx1030 gfx1101
+  R="$W/root"
+  rpm --root "$R" --dbpath /usr/lib/sysimage/rpm --initdb &&
+    rpm --root "$R" --dbpath /usr/lib/sysimage/rpm -i --nodeps \
+      "$W/rpm/RPMS/x86_64/libfoo-1.0-1.x86_64.rpm" >"$W/rpm-install.log" 2>&1 ||
+    { cat "$W/rpm-install.log"; fail "rpm -i into $R"; }
+  expect installed-rpm 1 "$ISAPACK" coverage --rocr 6.4 --installed --root "$R" --no-cache \
+    --check-metadata <<'EOF'
+ROCr 6.4 (--rocr)
+PACKAGE  VERSION  gfx1030   gfx1100
+libfoo   1.0-1    exact     exact
+metadata: libfoo: declares gfx1101 but its binaries do not cover it
+metadata: libfoo: its binaries cover gfx1100 but it does not declare it
+EOF
+  expect no-database 3 "$ISAPACK" coverage --rocr 6.4 --installed --root "$W/rpm" --no-cache <<'EOF'
+ROCr 6.4 (--rocr)
+PACKAGE  VERSION
+EOF
+  grep -q "no package database under $W/rpm: --installed reads dpkg's" "$W/stderr" ||
+    fail "no-database: $(cat "$W/stderr")"
   ;;
 bad_inputs_are_reported_and_the_rest_is_scanned)
   cp "$W/libfoo1_1.0-1_amd64.deb" "$W/good.deb"

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -300,12 +301,27 @@ ArchivePtr NewPayloadReader() {
   return reader;
 }
 
+// Opens a new reader on a package's bytes: its file (streamed) or memory.
+using Opener = std::function<int(archive*)>;
+
+Opener OpenFile(const std::string& path) {
+  return [path](archive* reader) {
+    return archive_read_open_filename(reader, path.c_str(), 65536);
+  };
+}
+
+Opener OpenMemory(std::span<const uint8_t> bytes) {
+  return [bytes](archive* reader) {
+    return archive_read_open_memory(reader, bytes.data(), bytes.size());
+  };
+}
+
 // A Debian package: an ar archive of debian-binary, control.tar.* and data.tar.*.
-void ScanDeb(const std::string& path, const ScanOptions& options, ScanResult* result,
-             uint64_t* bytes_read) {
+void ScanDeb(const std::string& path, const Opener& open, const ScanOptions& options,
+             ScanResult* result, uint64_t* bytes_read) {
   ArchivePtr outer(archive_read_new(), archive_read_free);
   archive_read_support_format_ar(outer.get());
-  if (archive_read_open_filename(outer.get(), path.c_str(), 65536) != ARCHIVE_OK) {
+  if (open(outer.get()) != ARCHIVE_OK) {
     result->errors.push_back(path + ": not a readable .deb: " + ArchiveError(outer.get()) +
                              " (check the file; `dpkg-deb --info` reads a good one)");
     return;
@@ -371,28 +387,21 @@ uint32_t BigEndian32(const uint8_t* p) {
 
 // An rpm package: a lead, a signature header and a header (read here), then
 // the compressed cpio payload (libarchive).
-void ScanRpm(const std::string& path, const ScanOptions& options, ScanResult* result,
-             uint64_t* bytes_read) {
+void ScanRpm(const std::string& path, std::span<const uint8_t> bytes, const ScanOptions& options,
+             ScanResult* result, uint64_t* bytes_read) {
   PackageInfo package{path, "", "", "rpm", path, std::nullopt};
-  {
-    auto file = OpenInputFile(path, options.max_file_size);
-    if (!file) {
-      result->errors.push_back(file.error().message);
-      return;
-    }
-    auto header = ReadRpmHeader(file->bytes());
-    if (!header) {
-      result->errors.push_back(path + ": " + header.error().message);
-      result->packages.push_back(std::move(package));
-      return;
-    }
-    package = std::move(*header);
-    package.source = path;
+  auto header = ReadRpmHeader(bytes);
+  if (!header) {
+    result->errors.push_back(path + ": " + header.error().message);
+    result->packages.push_back(std::move(package));
+    return;
   }
+  package = std::move(*header);
+  package.source = path;
   ArchivePtr reader(archive_read_new(), archive_read_free);
   archive_read_support_filter_all(reader.get());
   archive_read_support_format_all(reader.get());
-  if (archive_read_open_filename(reader.get(), path.c_str(), 65536) != ARCHIVE_OK) {
+  if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     result->errors.push_back(path +
                              ": the rpm payload is unreadable: " + ArchiveError(reader.get()));
   } else {
@@ -587,9 +596,11 @@ ScanResult ScanPaths(const std::vector<std::string>& paths, const ScanOptions& o
         continue;
       }
       if (EndsWith(input.path, ".deb")) {
-        ScanDeb(input.path, options, &result, &bytes);
+        ScanDeb(input.path, OpenFile(input.path), options, &result, &bytes);
+      } else if (auto file = OpenInputFile(input.path, options.max_file_size); !file) {
+        result.errors.push_back(file.error().message);
       } else {
-        ScanRpm(input.path, options, &result, &bytes);
+        ScanRpm(input.path, file->bytes(), options, &result, &bytes);
       }
       result.files_scanned += 1;
       result.bytes_scanned += static_cast<uint64_t>(info.st_size);
@@ -601,29 +612,70 @@ ScanResult ScanPaths(const std::vector<std::string>& paths, const ScanOptions& o
   return result;
 }
 
-ScanResult ScanInstalled(const ScanOptions& options, const std::string& root) {
+ScanResult ScanPackageBytes(std::span<const uint8_t> bytes, const std::string& name,
+                            const ScanOptions& options) {
   ScanResult result;
-  // dpkg's database is read through dpkg-query (its format is dpkg's own).
-  const std::string base = root == "/" ? "" : root;
+  uint64_t read = 0;
+  if (EndsWith(name, ".deb")) {
+    ScanDeb(name, OpenMemory(bytes), options, &result, &read);
+  } else if (EndsWith(name, ".rpm")) {
+    ScanRpm(name, bytes, options, &result, &read);
+  } else {
+    ScannedFile file{name, "", bytes.size(), {}, {}};
+    if (MayCarryDeviceCode(bytes)) file.objects = FindDeviceCode(bytes, name, &file.errors);
+    if (!file.objects.empty() || !file.errors.empty()) result.files.push_back(std::move(file));
+  }
+  result.files_scanned = 1;
+  result.bytes_scanned = bytes.size();
+  return result;
+}
+
+namespace {
+
+bool Exists(const std::string& path) {
+  struct stat info{};
+  return stat(path.c_str(), &info) == 0;
+}
+
+// A regular, non-empty file of an installed package, to scan.
+void AddInstalledFile(const std::string& base, const std::string& path, const std::string& package,
+                      std::vector<std::pair<std::string, std::string>>* work) {
+  if (path.empty() || path[0] != '/') return;
+  struct stat info{};
+  const std::string full = base + path;
+  if (lstat(full.c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    work->emplace_back(full, package);
+  }
+}
+
+std::vector<std::string> SplitTabs(const std::string& line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) {
+    fields.push_back(line.substr(start, tab - start));
+  }
+  fields.push_back(line.substr(start));
+  return fields;
+}
+
+// dpkg's database, read through dpkg-query (its format is dpkg's own).
+void ReadDpkgDatabase(const std::string& root, const std::string& base, ScanResult* result,
+                      std::vector<std::pair<std::string, std::string>>* work) {
   const std::string query = "dpkg-query" + (base.empty() ? "" : " --root=" + ShellQuote(root));
   std::string listing;
   if (!RunCommand(query + " -W -f '${binary:Package}\\t${Version}\\t${Architecture}\\t" +
                       "${db:Status-Status}\\t${X-ROCm-GPU-Architecture}\\n' 2>/dev/null",
                   &listing)) {
-    result.errors.push_back("dpkg-query" + (base.empty() ? "" : " --root=" + root) +
-                            " cannot list the installed packages: --installed reads dpkg's "
-                            "database (on rpm systems, pass the package files instead)");
-    return result;
+    result->errors.push_back("dpkg-query" + (base.empty() ? "" : " --root=" + root) +
+                             " cannot list the packages of " + base +
+                             "/var/lib/dpkg: install dpkg, or check the database");
+    return;
   }
+  const size_t first_package = result->packages.size();
   std::vector<std::string> names;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
-    std::vector<std::string> fields;
-    size_t start = 0;
-    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) {
-      fields.push_back(line.substr(start, tab - start));
-    }
-    fields.push_back(line.substr(start));
+    const std::vector<std::string> fields = SplitTabs(line);
     if (fields.size() != 5 || fields[3] != "installed") continue;
     PackageInfo package{fields[0].substr(0, fields[0].find(':')),
                         fields[1],
@@ -633,11 +685,10 @@ ScanResult ScanInstalled(const ScanOptions& options, const std::string& root) {
                         std::nullopt};
     if (!Trim(fields[4]).empty()) package.declared_gpus = SplitGpuList(fields[4]);
     names.push_back(fields[0]);
-    result.packages.push_back(std::move(package));
+    result->packages.push_back(std::move(package));
   }
   // Each package's files: `dpkg-query -L` prints one block per package,
   // blank-line separated, in the order asked.
-  std::vector<std::pair<std::string, std::string>> work;
   for (size_t first = 0; first < names.size(); first += 256) {
     const size_t end = std::min(names.size(), first + 256);
     std::string command = query + " -L";
@@ -651,13 +702,79 @@ ScanResult ScanInstalled(const ScanOptions& options, const std::string& root) {
         ++index;
         continue;
       }
-      if (path[0] != '/' || index >= end) continue;
-      struct stat info{};
-      const std::string full = base + path;
-      if (lstat(full.c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-        work.emplace_back(full, result.packages[index].name);
+      if (index < end) {
+        AddInstalledFile(base, path, result->packages[first_package + index].name, work);
       }
     }
+  }
+}
+
+// rpm's database (Fedora's /usr/lib/sysimage/rpm, or /var/lib/rpm), read
+// through rpm: one query gives each package and its files.
+void ReadRpmDatabase(const std::string& root, const std::string& dbpath, ScanResult* result,
+                     std::vector<std::pair<std::string, std::string>>* work) {
+  const std::string base = root == "/" ? "" : root;
+  const std::string command = "rpm --root " + ShellQuote(root) + " --dbpath " +
+                              ShellQuote(dbpath) +
+                              " -qa --qf '@\\t%{NAME}\\t%{VERSION}-%{RELEASE}\\t%{ARCH}\\t"
+                              "[%{PROVIDENAME} ]\\n[%{FILENAMES}\\n]' 2>/dev/null";
+  std::string listing;
+  if (!RunCommand(command, &listing)) {
+    result->errors.push_back("rpm cannot list the packages of " + base + dbpath +
+                             ": install rpm, or check the database (rpm --root " + root +
+                             " --dbpath " + dbpath + " -qa)");
+    return;
+  }
+  std::istringstream lines(listing);
+  std::string package;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("@\t", 0) == 0) {
+      const std::vector<std::string> fields = SplitTabs(line);
+      if (fields.size() != 5) continue;
+      PackageInfo info{fields[1], fields[2], fields[3], "rpmdb", "rpm database", std::nullopt};
+      std::istringstream provides(fields[4]);
+      for (std::string provide; provides >> provide;) {
+        if (provide.rfind("isapack-gpu(", 0) == 0 && provide.back() == ')') {
+          if (!info.declared_gpus) info.declared_gpus.emplace();
+          info.declared_gpus->push_back(provide.substr(12, provide.size() - 13));
+        }
+      }
+      package = info.name;
+      result->packages.push_back(std::move(info));
+      continue;
+    }
+    if (!package.empty()) AddInstalledFile(base, line, package, work);
+  }
+}
+
+}  // namespace
+
+ScanResult ScanInstalled(const ScanOptions& options, const std::string& root) {
+  ScanResult result;
+  const std::string base = root == "/" ? "" : root;
+  std::vector<std::pair<std::string, std::string>> work;
+  bool found = false;
+  if (Exists(base + "/var/lib/dpkg/status")) {
+    found = true;
+    ReadDpkgDatabase(root, base, &result, &work);
+  }
+  // A Debian system with the rpm tool has no rpm database of its own (rpm
+  // keeps one in $HOME); a root with Fedora's layout has one.
+  for (const char* dbpath : {"/usr/lib/sysimage/rpm", "/var/lib/rpm"}) {
+    const std::string dir = base + dbpath;
+    if (Exists(dir + "/rpmdb.sqlite") || Exists(dir + "/Packages.db") ||
+        Exists(dir + "/Packages")) {
+      found = true;
+      ReadRpmDatabase(root, dbpath, &result, &work);
+      break;
+    }
+  }
+  if (!found) {
+    result.errors.push_back(
+        "no package database under " + root +
+        ": --installed reads dpkg's (var/lib/dpkg/status) and rpm's (usr/lib/sysimage/rpm or "
+        "var/lib/rpm); pass the package files instead");
+    return result;
   }
   ScanFiles(work, options, &result);
   return result;

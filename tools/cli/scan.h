@@ -68,6 +68,11 @@ bool MayCarryDeviceCode(std::span<const uint8_t> head);
 // Files and directories; a path ending in .deb or .rpm is read as a package.
 ScanResult ScanPaths(const std::vector<std::string>& paths, const ScanOptions& options);
 
+// One input held in memory, named like a path: a name ending in .deb or .rpm
+// is read as that package, anything else as one file.
+ScanResult ScanPackageBytes(std::span<const uint8_t> bytes, const std::string& name,
+                            const ScanOptions& options);
+
 // Every file of every package installed under `root` (dpkg's database).
 ScanResult ScanInstalled(const ScanOptions& options, const std::string& root = "/");
 
