@@ -305,9 +305,8 @@ ArchivePtr NewPayloadReader() {
 using Opener = std::function<int(archive*)>;
 
 Opener OpenFile(const std::string& path) {
-  return [path](archive* reader) {
-    return archive_read_open_filename(reader, path.c_str(), 65536);
-  };
+  return
+      [path](archive* reader) { return archive_read_open_filename(reader, path.c_str(), 65536); };
 }
 
 Opener OpenMemory(std::span<const uint8_t> bytes) {
@@ -714,8 +713,7 @@ void ReadDpkgDatabase(const std::string& root, const std::string& base, ScanResu
 void ReadRpmDatabase(const std::string& root, const std::string& dbpath, ScanResult* result,
                      std::vector<std::pair<std::string, std::string>>* work) {
   const std::string base = root == "/" ? "" : root;
-  const std::string command = "rpm --root " + ShellQuote(root) + " --dbpath " +
-                              ShellQuote(dbpath) +
+  const std::string command = "rpm --root " + ShellQuote(root) + " --dbpath " + ShellQuote(dbpath) +
                               " -qa --qf '@\\t%{NAME}\\t%{VERSION}-%{RELEASE}\\t%{ARCH}\\t"
                               "[%{PROVIDENAME} ]\\n[%{FILENAMES}\\n]' 2>/dev/null";
   std::string listing;
