@@ -114,7 +114,8 @@ Command AddCoverage(CLI::App& app, cli::CoverageOptions& options) {
   cmd->add_option("paths", options.paths, "Files, directories, .deb and .rpm packages");
   cmd->add_option("--files-from", options.files_from,
                   "Read more paths from FILE, one per line (- for stdin)");
-  cmd->add_flag("--installed", options.installed, "Scan every installed package (dpkg and rpm databases)");
+  cmd->add_flag("--installed", options.installed,
+                "Scan every installed package (dpkg and rpm databases)");
   cmd->add_option("--root", options.root, "Root directory of --installed")->capture_default_str();
   cmd->add_option("--gpu", options.gpus,
                   "A GPU (gfx1103, \"Radeon 780M\", or local: this machine's); repeatable")
