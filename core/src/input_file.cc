@@ -38,6 +38,13 @@ Error OpenError(const std::string& path, int error) {
     return Unreadable("cannot open " + path + ": a symbolic link loop (" + std::strerror(error) +
                       ")");
   }
+  struct stat link{};
+  if (error == ENOENT && lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    std::error_code ignored;
+    return Unreadable("cannot open " + path + ": a symbolic link to '" +
+                      fs::read_symlink(path, ignored).string() +
+                      "', which does not exist (a dangling link)");
+  }
   return Unreadable("cannot open " + path + ": " + std::strerror(error));
 }
 

@@ -1129,6 +1129,20 @@ TEST(CliBoundedInputs, ADirectoryIsWalkedInSortedOrderWithoutFollowingLinks) {
   EXPECT_EQ(doc.at("status"), "unreadable_input");
 }
 
+TEST(CliBoundedInputs, ADanglingLinkIsNamedWithTheTargetThatDoesNotExist) {
+  const fs::path link = WorkDir() / "dangling.hsaco";
+  fs::remove(link);
+  fs::create_symlink("gone/object.hsaco", link);
+  const Finished run = Isapack({"inspect", "--json", link.string(), CodeObjects().front().path});
+  EXPECT_EQ(run.exit, 3);
+  const std::string message = "cannot open " + link.string() +
+                              ": a symbolic link to 'gone/object.hsaco', which does not exist "
+                              "(a dangling link)";
+  EXPECT_EQ(Json(run).at("errors"), json({message}));
+  EXPECT_EQ(Json(run).at("files")[0].at("error"), message);
+  EXPECT_EQ(Json(run).at("files")[1].at("targets"), json({CodeObjects().front().target_id}));
+}
+
 TEST(CliBoundedInputs, AnUnreadableInputIsReportedAndTheNextOneIsStillInspected) {
   const Finished run =
       Isapack({"inspect", "/nonexistent/file",

@@ -296,6 +296,18 @@ EOF
   done
   grep -q "\"$R/usr/lib/x86_64-linux-gnu/libfoo.so.1\"" "$W/cache/isapack/coverage-cache.json" ||
     fail "the cache does not hold libfoo.so.1"
+  # Without --rocr, the ROCr is the one installed under --root, not the host's.
+  printf '\nPackage: libhsa-runtime64-1\nStatus: install ok installed\nArchitecture: amd64\nVersion: 6.4.0-1\n' \
+    >>"$R/var/lib/dpkg/status"
+  expect installed-rocr 0 "$ISAPACK" coverage --installed --root "$R" --gpu gfx1030 <<'EOF'
+ROCr 6.4 (dpkg: libhsa-runtime64-1 6.4.0-1)
+gfx1030 (Radeon RX 6800): from --gpu gfx1030
+PACKAGE             VERSION  gfx1030
+libfoo1             2.0-1    exact
+libhsa-runtime64-1  6.4.0-1  no code
+other               1        no code
+gfx1030: 1 of 1 inputs with GPU code run on it
+EOF
   ;;
 installed_packages_come_from_the_rpm_database)
   # Fedora's layout: the database in /usr/lib/sysimage/rpm of the root.
@@ -315,7 +327,6 @@ metadata: libfoo: its binaries cover gfx1100 but it does not declare it
 EOF
   expect no-database 3 "$ISAPACK" coverage --rocr 6.4 --installed --root "$W/rpm" --no-cache <<'EOF'
 ROCr 6.4 (--rocr)
-PACKAGE  VERSION
 EOF
   grep -q "no package database under $W/rpm: --installed reads dpkg's" "$W/stderr" ||
     fail "no-database: $(cat "$W/stderr")"

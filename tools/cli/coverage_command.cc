@@ -267,7 +267,8 @@ int RunCoverage(const CoverageOptions& options) {
     if (!parsed) return Fail(options.json, kExitUsage, {parsed.error().message});
     rocr = *parsed;
     rocr_source = "--rocr";
-  } else if (const RocrVersion installed = InstalledRocr(); installed.version != 0) {
+  } else if (const RocrVersion installed = InstalledRocr(options.installed ? options.root : "/");
+             installed.version != 0) {
     rocr = installed.version;
     rocr_source = installed.source;
   } else {
@@ -477,7 +478,7 @@ int RunCoverage(const CoverageOptions& options) {
     header += "  " + Pad(gpu.id.ToString(), widths.back());
   }
   while (!header.empty() && header.back() == ' ') header.pop_back();
-  std::cout << header << "\n";
+  if (!rows.empty()) std::cout << header << "\n";  // no table when nothing was read
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line = Pad(rows[r].name, name_width) + "  " + Pad(rows[r].version, version_width);
     for (size_t g = 0; g < gpus.size(); ++g) {
