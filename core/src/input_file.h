@@ -30,6 +30,8 @@ class InputFile {
   ~InputFile();
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  // True when bytes() is a read-only mapping of the file (not a copy).
+  bool mapped() const { return mapped_; }
 
  private:
   friend Expected<InputFile> OpenInputFile(const std::string& path, uint64_t max_size);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "bounded_read.h"
@@ -107,7 +109,19 @@ Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uin
   return h;
 }
 
-Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, uint64_t limit) {
+namespace {
+
+// A compressed bundle's header and its compressed bytes, checked: the size
+// the header claims must be within `limit` and within what the compressed
+// bytes can hold, before anything is allocated (a damaged or hostile header
+// must not make the reader allocate and clear its claim).
+struct CheckedCompressedBundle {
+  CompressedBundleHeader header;
+  std::span<const uint8_t> compressed;
+};
+
+Expected<CheckedCompressedBundle> CheckCompressedBundle(std::span<const uint8_t> data,
+                                                        uint64_t limit) {
   auto header = ParseCompressedBundleHeader(data);
   if (!header) return header.take_error();
   if (header->uncompressed_size > limit) {
@@ -117,9 +131,6 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
   const size_t end = header->total_size != 0 ? header->total_size : data.size();
   const std::span<const uint8_t> compressed =
       data.subspan(header->header_size, end - header->header_size);
-  // The size the header claims is checked against what the compressed bytes
-  // can hold before anything is allocated: a damaged or hostile header must
-  // not make the reader allocate and clear its claim.
   auto can_hold = MaxDecompressedSize(header->method, compressed);
   if (!can_hold) return can_hold.take_error();
   if (header->uncompressed_size > *can_hold) {
@@ -127,6 +138,211 @@ Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, u
                    " bytes uncompressed, but its " + std::to_string(compressed.size()) +
                    " compressed bytes hold at most " + std::to_string(*can_hold));
   }
+  return CheckedCompressedBundle{*header, compressed};
+}
+
+Error Truncated(uint64_t produced, uint64_t recorded) {
+  return Corrupt("compressed offload bundle is truncated: its data ends after " +
+                 std::to_string(produced) + " of its " + std::to_string(recorded) + " bytes");
+}
+
+// Decompresses `compressed` (zstd: method 1, zlib: 0) through a 64 KiB
+// buffer, handing each piece to `sink` until it returns false or the data
+// ends. More than `limit` bytes out is an error.
+Status StreamDecompress(uint16_t method, std::span<const uint8_t> compressed, uint64_t limit,
+                        const std::function<bool(std::span<const uint8_t>)>& sink) {
+  std::vector<uint8_t> buffer(64 * 1024);
+  uint64_t produced = 0;
+  auto deliver = [&](size_t size) -> Expected<bool> {
+    produced += size;
+    if (produced > limit) {
+      return Corrupt("compressed offload bundle decompresses past its recorded size of " +
+                     std::to_string(limit) + " bytes");
+    }
+    return size == 0 || sink({buffer.data(), size});
+  };
+  if (method == 1) {
+    std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
+                                                                    ZSTD_freeDStream);
+    if (!stream) return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, "cannot allocate a zstd stream");
+    ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+    while (true) {
+      ZSTD_outBuffer out{buffer.data(), buffer.size(), 0};
+      const size_t result = ZSTD_decompressStream(stream.get(), &out, &in);
+      if (ZSTD_isError(result)) {
+        return Corrupt(std::string("compressed offload bundle: zstd failed: ") +
+                       ZSTD_getErrorName(result));
+      }
+      auto more = deliver(out.pos);
+      if (!more) return more.take_error();
+      if (!*more || result == 0) return {};
+      if (out.pos == 0 && in.pos == in.size) return Truncated(produced, limit);
+    }
+  }
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, "cannot start zlib");
+  std::unique_ptr<z_stream, int (*)(z_stream*)> end(&z, inflateEnd);
+  z.next_in = const_cast<Bytef*>(compressed.data());
+  z.avail_in = static_cast<uInt>(std::min<size_t>(compressed.size(), UINT32_MAX));
+  while (true) {
+    z.next_out = buffer.data();
+    z.avail_out = static_cast<uInt>(buffer.size());
+    const int result = inflate(&z, Z_NO_FLUSH);
+    if (result != Z_OK && result != Z_STREAM_END && result != Z_BUF_ERROR) {
+      return Corrupt("compressed offload bundle: zlib failed (" + std::to_string(result) + ")");
+    }
+    const size_t got = buffer.size() - z.avail_out;
+    auto more = deliver(got);
+    if (!more) return more.take_error();
+    if (!*more || result == Z_STREAM_END) return {};
+    if (got == 0) return Truncated(produced, limit);
+  }
+}
+
+// Reads an offload bundle's entry table from its first bytes, as they
+// arrive: Feed() returns false once it is complete (or wrong).
+class EntryTableReader {
+ public:
+  explicit EntryTableReader(uint64_t bundle_size) : bundle_size_(bundle_size) {}
+
+  bool Feed(std::span<const uint8_t> piece) {
+    if (done_) return false;
+    if (bytes_.size() + piece.size() > kMaxTable) {
+      Fail("its entry table is larger than " + std::to_string(kMaxTable) + " bytes");
+      return false;
+    }
+    bytes_.insert(bytes_.end(), piece.begin(), piece.end());
+    Parse();
+    return !done_;
+  }
+
+  // After the stream ended: the table must be complete.
+  void Finish() {
+    if (!done_) Fail("its entry table is truncated");
+  }
+
+  bool done() const { return done_; }
+  const std::optional<Error>& error() const { return error_; }
+  std::vector<CompressedBundleEntry>& entries() { return entries_; }
+  const std::vector<uint64_t>& offsets() const { return offsets_; }
+  std::span<const uint8_t> bytes() const { return bytes_; }
+
+ private:
+  static constexpr size_t kMaxTable = size_t{16} << 20;
+
+  void Fail(std::string message) {
+    error_ = Corrupt("compressed offload bundle: " + std::move(message));
+    done_ = true;
+  }
+
+  void Parse() {
+    const size_t magic = kOffloadBundleMagic.size();
+    if (count_ == UINT64_MAX) {
+      if (bytes_.size() < magic + 8) return;
+      if (std::memcmp(bytes_.data(), kOffloadBundleMagic.data(), magic) != 0) {
+        return Fail("it does not hold a clang offload bundle (no __CLANG_OFFLOAD_BUNDLE__ magic)");
+      }
+      count_ = Load<uint64_t>(bytes_, magic);
+      if (count_ > kMaxBundleEntries) {
+        return Fail("its offload bundle claims " + std::to_string(count_) + " entries");
+      }
+      at_ = magic + 8;
+    }
+    while (entries_.size() < count_) {
+      if (!InBounds(at_, 24, bytes_.size())) return;
+      const uint64_t offset = Load<uint64_t>(bytes_, at_);
+      const uint64_t size = Load<uint64_t>(bytes_, at_ + 8);
+      const uint64_t id_length = Load<uint64_t>(bytes_, at_ + 16);
+      if (!InBounds(at_ + 24, id_length, bundle_size_)) {
+        return Fail("an entry ID lies outside the bundle");
+      }
+      if (!InBounds(at_ + 24, id_length, bytes_.size())) return;
+      std::string id(reinterpret_cast<const char*>(bytes_.data() + at_ + 24), id_length);
+      if (!InBounds(offset, size, bundle_size_)) {
+        return Fail("entry '" + id + "' lies outside the bundle");
+      }
+      at_ += 24 + id_length;
+      entries_.push_back({std::move(id), size, {}});
+      offsets_.push_back(offset);
+    }
+    done_ = true;
+  }
+
+  uint64_t bundle_size_;
+  std::vector<uint8_t> bytes_;
+  uint64_t count_ = UINT64_MAX;
+  size_t at_ = 0;
+  bool done_ = false;
+  std::optional<Error> error_;
+  std::vector<CompressedBundleEntry> entries_;
+  std::vector<uint64_t> offsets_;
+};
+
+}  // namespace
+
+Expected<std::vector<CompressedBundleEntry>> ReadCompressedBundleEntries(
+    std::span<const uint8_t> data, const std::function<bool(std::string_view id)>& want_head,
+    size_t head_bytes, uint64_t limit) {
+  auto checked = CheckCompressedBundle(data, limit);
+  if (!checked) return checked.take_error();
+  const uint64_t bundle_size = checked->header.uncompressed_size;
+  EntryTableReader table(bundle_size);
+  // The heads wanted, by where they lie in the bundle.
+  struct Head {
+    size_t entry;
+    uint64_t begin, end;
+  };
+  std::vector<Head> heads;
+  size_t pending = 0;  // heads[pending..] are not complete yet
+  uint64_t position = 0;
+  auto copy_heads = [&](std::span<const uint8_t> piece, uint64_t piece_begin) {
+    const uint64_t piece_end = piece_begin + piece.size();
+    for (size_t h = pending; h < heads.size() && heads[h].begin < piece_end; ++h) {
+      const uint64_t from = std::max(heads[h].begin, piece_begin);
+      const uint64_t to = std::min(heads[h].end, piece_end);
+      if (from >= to) continue;
+      std::vector<uint8_t>& head = table.entries()[heads[h].entry].head;
+      head.insert(head.end(), piece.begin() + static_cast<ptrdiff_t>(from - piece_begin),
+                  piece.begin() + static_cast<ptrdiff_t>(to - piece_begin));
+    }
+    while (pending < heads.size() && heads[pending].end <= piece_end) ++pending;
+  };
+  Status streamed = StreamDecompress(
+      checked->header.method, checked->compressed, bundle_size,
+      [&](std::span<const uint8_t> piece) {
+        const uint64_t piece_begin = position;
+        position += piece.size();
+        if (!table.done()) {
+          if (table.Feed(piece)) return true;
+          if (table.error()) return false;
+          for (size_t i = 0; i < table.entries().size(); ++i) {
+            const CompressedBundleEntry& entry = table.entries()[i];
+            if (entry.size == 0 || !want_head(entry.id)) continue;
+            const uint64_t begin = table.offsets()[i];
+            heads.push_back({i, begin, begin + std::min<uint64_t>(entry.size, head_bytes)});
+          }
+          std::sort(heads.begin(), heads.end(),
+                    [](const Head& a, const Head& b) { return a.begin < b.begin; });
+          copy_heads(table.bytes(), 0);  // the table's bytes may hold heads too
+          return pending < heads.size();
+        }
+        copy_heads(piece, piece_begin);
+        return pending < heads.size();
+      });
+  if (!streamed) return streamed.take_error();
+  table.Finish();
+  if (table.error()) return *table.error();
+  if (pending < heads.size()) {
+    return Truncated(position, bundle_size);
+  }
+  return std::move(table.entries());
+}
+
+Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data, uint64_t limit) {
+  auto checked = CheckCompressedBundle(data, limit);
+  if (!checked) return checked.take_error();
+  const CompressedBundleHeader* header = &checked->header;
+  const std::span<const uint8_t> compressed = checked->compressed;
   std::vector<uint8_t> out(header->uncompressed_size);
   if (header->method == 1) {
     const size_t size =

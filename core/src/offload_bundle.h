@@ -12,7 +12,9 @@
 #define ISAPACK_CORE_OFFLOAD_BUNDLE_H_
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +51,20 @@ Expected<CompressedBundleHeader> ParseCompressedBundleHeader(std::span<const uin
 // refusing anything above `limit` bytes or a size other than the recorded one.
 Expected<std::vector<uint8_t>> DecompressBundle(std::span<const uint8_t> data,
                                                 uint64_t limit = kMaxDecompressedBundle);
+
+// A compressed bundle's entry table, read by decompressing only as far as
+// it needs: the entry IDs and sizes, and the first `head_bytes` of each
+// entry `want_head` picks (a code object's ELF header). Decompression is
+// streamed through a small buffer and stops there, so a scan of a large
+// library's bundles neither decompresses nor holds their code objects.
+struct CompressedBundleEntry {
+  std::string id;             // "hipv4-amdgcn-amd-amdhsa--gfx1100"
+  uint64_t size = 0;          // of the entry's payload
+  std::vector<uint8_t> head;  // its first bytes, when wanted (empty otherwise)
+};
+Expected<std::vector<CompressedBundleEntry>> ReadCompressedBundleEntries(
+    std::span<const uint8_t> data, const std::function<bool(std::string_view id)>& want_head,
+    size_t head_bytes = 64, uint64_t limit = kMaxDecompressedBundle);
 
 // The bytes the bundle at the start of `data` spans, for walking several
 // back to back (a .hip_fatbin): an uncompressed bundle through its entry

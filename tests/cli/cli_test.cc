@@ -781,6 +781,104 @@ TEST(CliInspect, CompressedBundlesWithZlibAndVersion3Headers) {
   }
 }
 
+// An offload bundle of `objects` (target ID, bytes), as clang-offload-bundler
+// lays it out: the magic, the entry table, then the payloads. `table_size`
+// receives where the payloads begin.
+std::string OffloadBundle(const std::vector<std::pair<std::string, std::string>>& objects,
+                          size_t* table_size) {
+  std::string table = "__CLANG_OFFLOAD_BUNDLE__";
+  auto put = [&](uint64_t value) { table.append(reinterpret_cast<const char*>(&value), 8); };
+  put(objects.size());
+  size_t size = table.size();
+  for (const auto& [id, bytes] : objects) size += 24 + ("hipv4-amdgcn-amd-amdhsa--" + id).size();
+  *table_size = size;
+  std::string payloads;
+  for (const auto& [id, bytes] : objects) {
+    const std::string full = "hipv4-amdgcn-amd-amdhsa--" + id;
+    put(size + payloads.size());
+    put(bytes.size());
+    put(full.size());
+    table += full;
+    payloads += bytes;
+  }
+  return table + payloads;
+}
+
+// zlib's stream of `raw`, flushed (byte-aligned, decodable) after `split`
+// bytes; `split_at` receives the compressed bytes up to that point.
+std::string DeflateWithFlush(const std::string& raw, size_t split, size_t* split_at) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit(&z, 9), Z_OK);
+  std::string out(compressBound(raw.size()) + 64, '\0');
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  z.avail_in = static_cast<uInt>(split);
+  EXPECT_EQ(deflate(&z, Z_FULL_FLUSH), Z_OK);
+  *split_at = out.size() - z.avail_out;
+  z.avail_in = static_cast<uInt>(raw.size() - split);
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// isapack coverage decompresses a compressed bundle only as far as its
+// entry table, and a generic entry's ELF header: a bundle cut right after
+// its table is still covered by its exact entries (inspect, which reads the
+// code objects, names it truncated), and one with a generic entry past the
+// cut is named truncated with the byte it ends at.
+TEST(CliCoverage, CompressedBundlesAreReadToTheirEntryTablesAndGenericHeadersOnly) {
+  std::vector<std::pair<std::string, std::string>> exact, with_generic;
+  for (const CodeObjectFile& object : CodeObjects()) {
+    const bool generic = object.target_id.find("-generic") != std::string::npos;
+    if (!generic && exact.size() < 2) exact.push_back({object.target_id, ReadText(object.path)});
+    if (generic && with_generic.empty())
+      with_generic.push_back({object.target_id, ReadText(object.path)});
+  }
+  ASSERT_EQ(exact.size(), 2u);
+  ASSERT_EQ(with_generic.size(), 1u);
+  with_generic.insert(with_generic.begin(), exact.begin(), exact.end());
+  for (const auto* objects : {&exact, &with_generic}) {
+    size_t table = 0, split_at = 0;
+    const std::string raw = OffloadBundle(*objects, &table);
+    const std::string frame = DeflateWithFlush(raw, table, &split_at);
+    const std::string name = objects == &exact ? "exact" : "generic";
+    const fs::path whole = WorkDir() / ("coverage-" + name + ".ccob");
+    const fs::path cut = WorkDir() / ("coverage-" + name + "-cut.ccob");
+    std::ofstream(whole, std::ios::binary) << CompressedBundleFile(3, 0, frame, raw.size());
+    std::ofstream(cut, std::ios::binary)
+        << CompressedBundleFile(3, 0, frame.substr(0, split_at), raw.size());
+    std::vector<std::string> targets;
+    for (const auto& object : *objects) targets.push_back(object.first);
+    std::sort(targets.begin(), targets.end());
+    Finished run = Isapack({"coverage", "--json", "--no-cache", "--rocr", "6.4", whole.string()});
+    EXPECT_EQ(run.exit, 0) << run.err;
+    json found = Json(run).at("packages")[0].at("targets");
+    std::sort(found.begin(), found.end());
+    EXPECT_EQ(found, json(targets)) << name;
+
+    run = Isapack({"coverage", "--json", "--no-cache", "--rocr", "6.4", cut.string()});
+    if (objects == &exact) {
+      EXPECT_EQ(run.exit, 0) << run.err;
+      found = Json(run).at("packages")[0].at("targets");
+      std::sort(found.begin(), found.end());
+      EXPECT_EQ(found, json(targets));
+      const Finished inspected = Isapack({"inspect", "--json", cut.string()});
+      EXPECT_EQ(inspected.exit, 1);
+      EXPECT_EQ(Json(inspected).at("errors")[0],
+                cut.string() + ": the file: compressed offload bundle: zlib failed (-3)");
+    } else {
+      EXPECT_EQ(run.exit, 3);
+      EXPECT_EQ(Json(run).at("errors"),
+                json({cut.string() +
+                      ": the file: compressed offload bundle is truncated: its data "
+                      "ends after " +
+                      std::to_string(table) + " of its " + std::to_string(raw.size()) + " bytes"}));
+    }
+  }
+}
+
 TEST(CliInspect, TheBlitKernelsRocrEmbeds) {
   const char* libhsa = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
   ASSERT_EQ(access(libhsa, R_OK), 0)

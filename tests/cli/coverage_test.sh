@@ -336,7 +336,7 @@ bad_inputs_are_reported_and_the_rest_is_scanned)
   head -c 3000 "$W/libfoo1_1.0-1_amd64.deb" >"$W/truncated.deb"
   mkdir -p "$W/loop" && ln -s b "$W/loop/a" && ln -s a "$W/loop/b"
   mkfifo "$W/loop/fifo"
-  truncate -s 2G "$W/sparse.bin" && printf '\177ELF' | dd of="$W/sparse.bin" conv=notrunc 2>/dev/null
+  truncate -s 17G "$W/sparse.bin" && printf '\177ELF' | dd of="$W/sparse.bin" conv=notrunc 2>/dev/null
   cp "$W/gfx1030.co" "$W/bad-flags.co" &&
     printf '\377' | dd of="$W/bad-flags.co" bs=1 seek=48 conv=notrunc 2>/dev/null
   "$ISAPACK" coverage --rocr 6.4 "$W/good.deb" "$W/truncated.deb" "$W/loop" "$W/sparse.bin" \
@@ -347,7 +347,7 @@ bad_inputs_are_reported_and_the_rest_is_scanned)
   grep -q "truncated.deb" "$W/err" || fail "the truncated package is not named"
   grep -q "loop/a: .*symbolic links" "$W/err" || fail "the symlink loop is not named: $(cat "$W/err")"
   grep -q "loop/fifo is a FIFO" "$W/err" || fail "the FIFO is not named"
-  grep -q "sparse.bin.*--max-file-size" "$W/err" || fail "the 2 GB file does not name --max-file-size"
+  grep -q "sparse.bin.*--max-file-size" "$W/err" || fail "the 17 GB file does not name --max-file-size"
   grep -q "bad-flags.co" "$W/err" || fail "the impossible e_flags are not named"
   grep -q "the scan is incomplete" "$W/err" || fail "no incomplete summary"
   ;;

@@ -2,6 +2,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -173,9 +175,10 @@ class Inspector {
 
   // File offset of a span inside the file, or npos when it is elsewhere
   // (decompressed data).
-  size_t OffsetOf(std::span<const uint8_t> part) const {
-    if (part.data() >= file_.data() && part.data() < file_.data() + file_.size()) {
-      return static_cast<size_t>(part.data() - file_.data());
+  size_t OffsetOf(std::span<const uint8_t> part) const { return OffsetOf(part.data()); }
+  size_t OffsetOf(const uint8_t* at) const {
+    if (at >= file_.data() && at < file_.data() + file_.size()) {
+      return static_cast<size_t>(at - file_.data());
     }
     return std::string::npos;
   }
@@ -285,6 +288,11 @@ class Inspector {
     report["version"] = header->version;
     report["method"] = header->method == 1 ? "zstd" : "zlib";
     report["uncompressed_size"] = header->uncompressed_size;
+    if (!limits_.kernels) {
+      AddCompressedBundleTargets(data, location, &report);
+      offload_bundles_.push_back(std::move(report));
+      return;
+    }
     auto decompressed = DecompressBundle(data, limits_.max_decompressed_bundle);
     if (!decompressed) {
       report["error"] = decompressed.error().message;
@@ -365,10 +373,59 @@ class Inspector {
       const std::string where = "section " + std::string(section.name);
       if (section.name == ".isapack_catalog") {
         AddSectionCatalogs(contents, where);
+        read_sections_.push_back({section.offset, section.offset + contents.size()});
       } else if (section.name == ".hip_fatbin") {
         ScanForBundles(contents, where);
+        read_sections_.push_back({section.offset, section.offset + contents.size()});
       }
     }
+  }
+
+  // Only the targets (isapack coverage): the entry table is decompressed and
+  // nothing else, except the ELF header of a generic entry (its generic
+  // version is in e_flags). An exact entry's target is its ID's, as HIP's
+  // runtime matches it; the code objects are neither decompressed nor kept.
+  void AddCompressedBundleTargets(std::span<const uint8_t> data, const std::string& location,
+                                  json* report) {
+    auto is_generic = [](std::string_view id) {
+      return BundleEntryTarget(id).find("-generic") != std::string_view::npos;
+    };
+    auto entries =
+        ReadCompressedBundleEntries(data, is_generic, 64, limits_.max_decompressed_bundle);
+    if (!entries) {
+      (*report)["error"] = entries.error().message;
+      errors_.push_back(location + ": " + entries.error().message);
+      return;
+    }
+    json list = json::array();
+    for (const CompressedBundleEntry& entry : *entries) {
+      list.push_back({{"id", entry.id}, {"size", entry.size}});
+      const std::string_view target = BundleEntryTarget(entry.id);
+      if (target.empty() || entry.size == 0) continue;
+      const std::string where = "bundle entry '" + entry.id + "' of " + location;
+      if (code_objects_.size() >= limits_.max_code_objects) break;
+      json object = {{"location", where}, {"size", entry.size}};
+      if (!entry.head.empty()) {
+        auto header = ReadCodeObjectHeader(entry.head);
+        auto id = header ? TargetIdOfHeader(*header) : Expected<TargetId>(header.take_error());
+        if (!id) {
+          object["error"] = id.error().message;
+        } else {
+          object["target_id"] = id->ToString();
+          object["generic_version"] = header->generic_version;
+        }
+      } else {
+        TargetId id;
+        const TargetIdParse parse = ParseTargetId(target, &id);
+        if (parse.error == TargetIdError::kOk) {
+          object["target_id"] = id.ToString();
+        } else {
+          object["error"] = "entry ID '" + entry.id + "': " + DescribeTargetIdError(target, parse);
+        }
+      }
+      code_objects_.push_back(std::move(object));
+    }
+    (*report)["entries"] = std::move(list);
   }
 
   // HIP's .hip_fatbin holds one or more bundles back to back (one per
@@ -396,8 +453,19 @@ class Inspector {
                           where + " is not read");
         return;
       }
+      if (limits_.release_mapped_pages) AdvisePages(rest.first(size), MADV_DONTNEED);
       at += size;
     }
+  }
+
+  // Advice on the pages of the file mapping that hold `part`. MADV_DONTNEED
+  // drops them from this process (they are re-read from the page cache if
+  // touched again; nothing is written to a read-only mapping).
+  static void AdvisePages(std::span<const uint8_t> part, int advice) {
+    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(part.data()) / page * page;
+    const uintptr_t end = reinterpret_cast<uintptr_t>(part.data() + part.size());
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, advice);
   }
 
   // Raw ELF images embedded in the file (ROCr keeps its blit kernels so).
@@ -405,11 +473,32 @@ class Inspector {
     const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
     if (file_.size() < 64)
       return;  // no room for an ELF header; data() may be null (an empty member)
+    // The sections their own readers read (.hip_fatbin, .isapack_catalog)
+    // are not searched again: a large library's bundles are mapped, and
+    // their pages are never touched beyond what those readers need.
+    std::sort(read_sections_.begin(), read_sections_.end());
+    size_t skip = 0;
     const uint8_t* begin = file_.data();
     const uint8_t* end = begin + file_.size();
     for (const uint8_t* at = begin + 1; at + 64 <= end;) {
-      at = static_cast<const uint8_t*>(memmem(at, static_cast<size_t>(end - at), magic, 4));
-      if (at == nullptr || at + 64 > end) break;
+      while (skip < read_sections_.size() && read_sections_[skip].second <= OffsetOf(at)) ++skip;
+      const uint8_t* stop =
+          skip < read_sections_.size() && read_sections_[skip].first > OffsetOf(at)
+              ? begin + read_sections_[skip].first
+              : end;
+      if (skip < read_sections_.size() && read_sections_[skip].first <= OffsetOf(at)) {
+        at = begin + read_sections_[skip].second;  // inside a read section: past it
+        continue;
+      }
+      const uint8_t* found =
+          static_cast<const uint8_t*>(memmem(at, static_cast<size_t>(stop - at), magic, 4));
+      if (found == nullptr) {
+        at = stop;
+        if (stop == end) break;
+        continue;
+      }
+      at = found;
+      if (at + 64 > end) break;
       const size_t offset = static_cast<size_t>(at - begin);
       const auto candidate = file_.subspan(offset);
       auto header = ReadCodeObjectHeader(candidate);
@@ -435,6 +524,7 @@ class Inspector {
   json catalogs_ = json::array();
   json errors_ = json::array();
   std::set<size_t> seen_;
+  std::vector<std::pair<uint64_t, uint64_t>> read_sections_;  // [begin, end) file offsets
   std::vector<std::vector<uint8_t>> decompressed_;
   size_t skipped_candidates_ = 0;
   bool truncated_ = false;

@@ -20,6 +20,10 @@ struct InspectLimits {
   uint64_t max_decompressed_bundle = uint64_t{256} << 20;  // per compressed bundle
   size_t max_code_objects = 4096;                          // reported per file
   bool kernels = true;  // read each code object's kernel metadata
+  // The bytes are a read-only mapping of a file: the pages of each bundle in
+  // a .hip_fatbin are released once it is read (MADV_DONTNEED; they stay in
+  // the page cache), so a large library's scan never holds them all.
+  bool release_mapped_pages = false;
 };
 
 // The report for one file's bytes (schema: tools/cli/isapack.1, JSON OUTPUT).

@@ -58,8 +58,10 @@ struct ScanResult {
 };
 
 // The device code in one buffer. `where` prefixes its errors.
+// `mapped`: the bytes are a read-only mapping of a file (pages read are
+// released as the scan goes).
 std::vector<FoundObject> FindDeviceCode(std::span<const uint8_t> bytes, const std::string& where,
-                                        std::vector<std::string>* errors);
+                                        std::vector<std::string>* errors, bool mapped = false);
 
 // True when bytes start like something that can carry AMDGPU code (ELF,
 // offload bundle, compressed bundle, isapack catalog, ar archive).
