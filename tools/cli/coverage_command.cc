@@ -53,11 +53,11 @@ size_t TableRank(const std::string& target_id) {
 }
 
 void SortByTable(std::vector<std::string>* targets) {
-  std::stable_sort(targets->begin(), targets->end(),
-                   [](const std::string& a, const std::string& b) {
-                     const size_t ra = TableRank(a), rb = TableRank(b);
-                     return ra != rb ? ra < rb : a < b;
-                   });
+  std::sort(targets->begin(), targets->end(),  // a total order: rank, then name
+            [](const std::string& a, const std::string& b) {
+              const size_t ra = TableRank(a), rb = TableRank(b);
+              return ra != rb ? ra < rb : a < b;
+            });
 }
 
 void AddObject(Row* row, const scan::FoundObject& found) {
