@@ -9,6 +9,10 @@
 set -u
 case_name=$1
 : "${ISAPACK:?}" "${CLANG:?}" "${LLD:?}" "${BUNDLER:?}" "${OBJCOPY:?}" "${WORK:?}"
+# The bundler runs llvm-objcopy from PATH to write object files; Debian ships
+# the unversioned name only in the LLVM's own bin directory.
+PATH="$(dirname "$(readlink -f "$BUNDLER")"):$PATH"
+export PATH
 W="$WORK/$case_name"
 rm -rf "$W" && mkdir -p "$W" || exit 1
 export XDG_CACHE_HOME="$W/cache"
