@@ -163,6 +163,15 @@ if(ISAPACK_PACKAGE_LAYOUT STREQUAL \"deb\")
     FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 endif()
 " COMPONENT runtime)
+# isapack-tools' lintian override (coverage --installed reads a root's dpkg database).
+install(CODE "
+if(ISAPACK_PACKAGE_LAYOUT STREQUAL \"deb\")
+  file(INSTALL \"${PROJECT_SOURCE_DIR}/debian/isapack-tools.lintian-overrides\"
+    DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides\"
+    RENAME isapack-tools
+    FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+endif()
+" COMPONENT tools)
 # RPM: %license and %doc of the main package.
 install(CODE "
 if(ISAPACK_PACKAGE_LAYOUT STREQUAL \"rpm\")

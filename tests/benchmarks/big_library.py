@@ -117,7 +117,8 @@ result = subprocess.run(command, stdout=subprocess.PIPE if keep else subprocess.
                         stderr=subprocess.PIPE)
 elapsed = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-sys.stdout.write("%r %d %d\\n" % (elapsed, peak, result.returncode))
+# One binary stream, so the line comes first (the text layer would flush it last).
+sys.stdout.buffer.write(b"%r %d %d\\n" % (elapsed, peak, result.returncode))
 sys.stdout.buffer.write(result.stdout or b"")
 sys.stderr.buffer.write(result.stderr)
 """
