@@ -1,13 +1,17 @@
 #include "catalog.h"
 
+#include <lzma.h>
 #include <xxhash.h>
 #include <zstd.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,11 +22,7 @@ namespace isapack {
 namespace {
 
 namespace format = catalog_format;
-
-// A string of the table: in bounds and followed by its NUL terminator.
-bool ValidString(std::span<const uint8_t> strings, uint32_t offset, uint32_t length) {
-  return InBounds(offset, uint64_t{length} + 1, strings.size()) && strings[offset + length] == 0;
-}
+using json = nlohmann::json;
 
 Error Corrupt(std::string message) {
   return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "catalog: " + std::move(message));
@@ -34,23 +34,27 @@ std::string Hex(uint64_t value) {
   return text;
 }
 
-std::string_view StringAt(std::span<const uint8_t> strings, uint32_t offset, uint32_t length) {
-  return std::string_view(reinterpret_cast<const char*>(strings.data()) + offset, length);
-}
-
 struct DctxDeleter {
   void operator()(ZSTD_DCtx* dctx) const { ZSTD_freeDCtx(dctx); }
 };
 
-}  // namespace
-
-uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end) {
-  std::vector<uint8_t> toc(image.begin(), image.begin() + static_cast<std::ptrdiff_t>(toc_end));
-  std::memset(toc.data() + offsetof(format::FileHeader, toc_hash), 0, sizeof(uint64_t));
-  return XXH3_64bits(toc.data(), toc.size());
+uint64_t TocEnd(const format::FileHeader& header) {
+  return sizeof(format::FileHeader) + uint64_t{header.entry_count} * sizeof(format::Entry) +
+         header.shared_compressed_size;
 }
 
-namespace {
+// The LZMA2 options a header's properties byte names, or nullopt when the
+// byte is not a valid LZMA2 lc/lp/pb combination (lc + lp <= 4, pb <= 4).
+bool Lzma2Options(uint8_t properties, uint64_t shared_size, lzma_options_lzma* options) {
+  if (properties >= 9 * 5 * 5) return false;
+  *options = lzma_options_lzma{};
+  options->lc = properties % 9;
+  options->lp = (properties / 9) % 5;
+  options->pb = properties / 45;
+  if (options->lc + options->lp > 4) return false;
+  options->dict_size = format::Lzma2DictionarySize(shared_size);
+  return true;
+}
 
 // The file header, checked: magic, version, sizes, bounds and the table of
 // contents' hash.
@@ -72,173 +76,285 @@ Expected<format::FileHeader> CheckedHeader(std::span<const uint8_t> image) {
   }
   if (header.format_version != format::kFormatVersion) {
     return Corrupt("format version " + std::to_string(header.format_version) +
-                   " is not supported (this isapack reads version " +
-                   std::to_string(format::kFormatVersion) + ")");
-  }
-  if (header.header_size != sizeof(format::FileHeader) ||
-      header.entry_size != sizeof(format::Entry)) {
-    return Corrupt("header or entry size does not match format version 1");
+                   " was written by an older isapack (this one reads version " +
+                   std::to_string(format::kFormatVersion) +
+                   "); rebuild the catalog with this isapack");
   }
   if (header.entry_count > format::kMaxEntries) {
     return Corrupt(std::to_string(header.entry_count) + " entries exceed the limit of " +
                    std::to_string(format::kMaxEntries));
   }
-  if (!InBounds(0, header.total_size, image.size())) {
+  if (header.total_size > image.size()) {
     return Corrupt("records " + std::to_string(header.total_size) + " bytes but only " +
                    std::to_string(image.size()) + " are present (truncated)");
   }
-  const uint64_t total = header.total_size;
-  const uint64_t entries_size = uint64_t{header.entry_count} * sizeof(format::Entry);
-  if (!InBounds(sizeof(format::FileHeader), entries_size, total) ||
-      !InBounds(header.strings_offset, header.strings_size, total) ||
-      !InBounds(header.dictionary_offset, header.dictionary_size, total) ||
-      header.strings_offset < sizeof(format::FileHeader) + entries_size) {
+  const uint64_t toc_end = TocEnd(header);
+  if (toc_end > header.total_size) {
     return Corrupt("table of contents lies outside the catalog");
   }
-  const uint64_t toc_end = std::max(header.strings_offset + header.strings_size,
-                                    header.dictionary_offset + header.dictionary_size);
-  if (toc_end < sizeof(format::FileHeader)) return Corrupt("table of contents is empty");
   const uint64_t toc_hash = TableOfContentsHash(image, toc_end);
   if (toc_hash != header.toc_hash) {
     return Corrupt("table of contents fails its XXH3-64 check (expected " + Hex(header.toc_hash) +
                    ", got " + Hex(toc_hash) + "); the data is damaged");
   }
+  lzma_options_lzma options;
+  if (header.shared_codec != format::kCodecLzma2 ||
+      !Lzma2Options(header.lzma_properties, header.shared_size, &options)) {
+    return Corrupt("shared stream uses codec " + std::to_string(header.shared_codec) +
+                   " with properties " + std::to_string(header.lzma_properties) +
+                   "; this isapack reads LZMA2 (codec 1)");
+  }
+  if (header.shared_size > format::kMaxSharedSize || header.metadata_size == 0 ||
+      header.metadata_size > header.shared_size || header.shared_compressed_size == 0) {
+    return Corrupt("records a shared block of " + std::to_string(header.shared_size) + " bytes (" +
+                   std::to_string(header.metadata_size) + " of metadata); the limit is " +
+                   std::to_string(format::kMaxSharedSize));
+  }
   return header;
 }
 
 // One table-of-contents entry, checked against the catalog's bounds.
-Status CheckEntry(const format::FileHeader& header, std::span<const uint8_t> strings,
-                  const format::Entry& e, size_t i) {
-  const uint64_t total = header.total_size;
+Status CheckEntry(const format::FileHeader& header, const format::Entry& e, size_t i) {
   const std::string where = "entry " + std::to_string(i);
-  if (!ValidString(strings, e.target_id_offset, e.target_id_length) ||
-      !ValidString(strings, e.covers_offset, e.covers_length) || e.target_id_length == 0) {
-    return Corrupt(where + ": its names lie outside the string table");
+  if (e.size == 0 || e.size > format::kMaxCodeObjectSize) {
+    return Corrupt(where + ": records a code object of " + std::to_string(e.size) + " bytes");
   }
-  if (e.payload_offset % format::kAlignment != 0 || e.compressed_size == 0 ||
-      !InBounds(e.payload_offset, e.compressed_size, total)) {
-    return Corrupt(where + ": its payload lies outside the catalog");
+  if (e.base_size == 0 || e.base_offset < header.metadata_size ||
+      !InBounds(e.base_offset, e.base_size, header.shared_size)) {
+    return Corrupt(where + ": its representative lies outside the shared block");
   }
-  if (e.uncompressed_size == 0 || e.uncompressed_size > format::kMaxCodeObjectSize) {
-    return Corrupt(where + ": records an uncompressed size of " +
-                   std::to_string(e.uncompressed_size) + " bytes");
+  if (e.frame_size == 0) {
+    if (e.frame_offset != 0 || e.frame_check != 0) return Corrupt(where + ": its frame is empty");
+    if (e.base_size != e.size) {
+      return Corrupt(where + ": a representative of " + std::to_string(e.base_size) +
+                     " bytes cannot be a code object of " + std::to_string(e.size));
+    }
+    return {};
   }
-  if (e.code_object_version < 2 || e.code_object_version > 6) {
-    return Corrupt(where + ": code object version " + std::to_string(e.code_object_version));
-  }
-  if ((e.flags & format::kEntryUsesDictionary) && header.dictionary_size == 0) {
-    return Corrupt(where + ": needs a dictionary the catalog does not have");
+  if (e.frame_offset < TocEnd(header) ||
+      !InBounds(e.frame_offset, e.frame_size, header.total_size)) {
+    return Corrupt(where + ": its frame lies outside the catalog");
   }
   return {};
 }
 
+// Decodes the shared stream into exactly header.shared_size bytes.
+Status DecodeShared(const format::FileHeader& header, std::span<const uint8_t> stream,
+                    std::vector<uint8_t>* shared) {
+  lzma_options_lzma options;
+  Lzma2Options(header.lzma_properties, header.shared_size, &options);  // checked already
+  const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
+  shared->resize(header.shared_size);
+  size_t in_pos = 0;
+  size_t out_pos = 0;
+  const lzma_ret ret =
+      lzma_raw_buffer_decode(filters, nullptr, stream.data(), &in_pos, stream.size(),
+                             shared->data(), &out_pos, shared->size());
+  if (ret != LZMA_OK || in_pos != stream.size() || out_pos != shared->size()) {
+    return Corrupt("shared stream does not decode to the recorded " +
+                   std::to_string(header.shared_size) + " bytes (LZMA2 status " +
+                   std::to_string(static_cast<int>(ret)) + " after " + std::to_string(out_pos) +
+                   " bytes); the data is damaged");
+  }
+  return {};
+}
+
+std::vector<std::string> Words(const std::string& text) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at) words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return words;
+}
+
+// The order of a build record's covered_targets: by processor name length
+// (gfx9xx before gfx10xx), then by name.
+bool CoverageOrder(const std::string& a, const std::string& b) {
+  const std::string pa = a.substr(0, a.find(':'));
+  const std::string pb = b.substr(0, b.find(':'));
+  if (pa.size() != pb.size()) return pa.size() < pb.size();
+  return pa != pb ? pa < pb : a < b;
+}
+
+// Rebuilds the record fields a catalog derives from its entries rather than
+// storing them twice: "code_objects" (each entry's target ID, covered
+// targets, version and file name) and "covered_targets" (every covered
+// target, in processor order). The writer stores a field as derived only
+// when this rebuilds it exactly.
+std::string CompleteBuildRecord(json record, const std::string& derived,
+                                const std::vector<CatalogEntry>& entries) {
+  const std::vector<std::string> names = Words(derived);
+  const auto derives = [&](const char* field) {
+    return std::find(names.begin(), names.end(), field) != names.end();
+  };
+  if (derives("code_objects")) {
+    json objects = json::array();
+    for (const CatalogEntry& e : entries) {
+      objects.push_back({{"code_object_version", e.code_object_version},
+                         {"covers", Words(std::string(e.covers))},
+                         {"file", "amdgcn-amd-amdhsa--" + std::string(e.target_id) + ".hsaco"},
+                         {"target_id", std::string(e.target_id)}});
+    }
+    record["code_objects"] = std::move(objects);
+  }
+  if (derives("covered_targets")) {
+    std::vector<std::string> covered;
+    for (const CatalogEntry& e : entries) {
+      for (std::string& target : Words(std::string(e.covers))) {
+        if (std::find(covered.begin(), covered.end(), target) == covered.end()) {
+          covered.push_back(std::move(target));
+        }
+      }
+    }
+    std::sort(covered.begin(), covered.end(), CoverageOrder);
+    record["covered_targets"] = covered;
+  }
+  return record.dump();
+}
+
 }  // namespace
+
+uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end) {
+  std::vector<uint8_t> toc(image.begin(), image.begin() + static_cast<std::ptrdiff_t>(toc_end));
+  std::memset(toc.data() + offsetof(format::FileHeader, toc_hash), 0, sizeof(uint64_t));
+  return XXH3_64bits(toc.data(), toc.size());
+}
 
 Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   auto checked = CheckedHeader(image);
   if (!checked) return checked.take_error();
   const format::FileHeader& header = *checked;
-  const uint64_t total = header.total_size;
   Catalog catalog;
-  catalog.image_ = image.subspan(0, total);
-  catalog.strings_ = image.subspan(header.strings_offset, header.strings_size);
-  catalog.dictionary_ = image.subspan(header.dictionary_offset, header.dictionary_size);
-  catalog.entry_count_ = header.entry_count;
+  catalog.image_ = image.subspan(0, header.total_size);
   catalog.zstd_level_ = header.zstd_level;
-  if (!ValidString(catalog.strings_, header.build_info_offset, header.build_info_length)) {
-    return Corrupt("build info lies outside the string table");
+  const uint64_t entries_end =
+      sizeof(format::FileHeader) + uint64_t{header.entry_count} * sizeof(format::Entry);
+  catalog.shared_stream_ = catalog.image_.subspan(entries_end, header.shared_compressed_size);
+  std::vector<format::Entry> raw(header.entry_count);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    std::memcpy(&raw[i], image.data() + sizeof(format::FileHeader) + i * sizeof(format::Entry),
+                sizeof(format::Entry));
+    if (Status status = CheckEntry(header, raw[i], i); !status) return status.take_error();
   }
-  catalog.build_info_ =
-      StringAt(catalog.strings_, header.build_info_offset, header.build_info_length);
-  for (size_t i = 0; i < catalog.entry_count_; ++i) {
-    format::Entry e;
-    std::memcpy(&e, image.data() + sizeof(format::FileHeader) + i * sizeof(e), sizeof(e));
-    if (Status status = CheckEntry(header, catalog.strings_, e, i); !status) {
-      return status.take_error();
+  auto decoded = std::make_shared<Decoded>();  // filled in place: views point into it
+  if (Status status = DecodeShared(header, catalog.shared_stream_, &decoded->shared); !status) {
+    return status.take_error();
+  }
+  const json metadata =
+      json::parse(decoded->shared.begin(), decoded->shared.begin() + header.metadata_size, nullptr,
+                  /*allow_exceptions=*/false);
+  const auto bad_metadata = [&](const std::string& why) {
+    return Corrupt("metadata of the shared block " + why + "; the data is damaged");
+  };
+  if (!metadata.is_object() || !metadata.contains("entries") || !metadata["entries"].is_array() ||
+      !metadata.contains("record") || !metadata["record"].is_object()) {
+    return bad_metadata("is not the expected JSON object");
+  }
+  const json& listed = metadata["entries"];
+  if (listed.size() != raw.size()) {
+    return bad_metadata("lists " + std::to_string(listed.size()) + " entries, the table " +
+                        std::to_string(raw.size()));
+  }
+  decoded->strings.reserve(2 * raw.size());
+  for (const json& item : listed) {
+    if (!item.is_array() || item.size() != 4 || !item[0].is_string() || !item[1].is_string() ||
+        !item[2].is_number_unsigned() || !item[3].is_number_unsigned() ||
+        item[0].get_ref<const std::string&>().empty() || item[2].get<uint64_t>() < 2 ||
+        item[2].get<uint64_t>() > 6 || item[3].get<uint64_t>() > UINT32_MAX) {
+      return bad_metadata("has a malformed entry");
+    }
+    decoded->strings.push_back(item[0].get<std::string>());
+    decoded->strings.push_back(item[1].get<std::string>());
+  }
+  const uint8_t* shared = decoded->shared.data();
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const format::Entry& e = raw[i];
+    CatalogEntry entry;
+    entry.target_id = decoded->strings[2 * i];
+    entry.covers = decoded->strings[2 * i + 1];
+    entry.code_object_version = listed[i][2].get<unsigned>();
+    entry.e_flags = listed[i][3].get<uint32_t>();
+    entry.base = std::span<const uint8_t>(shared + e.base_offset, e.base_size);
+    if (e.frame_size != 0) entry.frame = catalog.image_.subspan(e.frame_offset, e.frame_size);
+    entry.frame_check = e.frame_check;
+    entry.uncompressed_size = e.size;
+    entry.xxh3_64 = e.xxh3_64;
+    decoded->entries.push_back(entry);
+  }
+  std::string derived;
+  if (metadata.contains("derived") && metadata["derived"].is_array()) {
+    for (const json& name : metadata["derived"]) {
+      if (name.is_string()) derived += name.get<std::string>() + " ";
     }
   }
-  // The dictionary's entropy tables are built once per catalog, not once per
-  // decompression.
-  if (!catalog.dictionary_.empty()) {
-    ZSTD_DDict* ddict = ZSTD_createDDict(catalog.dictionary_.data(), catalog.dictionary_.size());
-    if (ddict == nullptr) return Corrupt("its zstd dictionary cannot be loaded");
-    catalog.ddict_ = std::shared_ptr<const ZSTD_DDict>(
-        ddict, [](const ZSTD_DDict* d) { ZSTD_freeDDict(const_cast<ZSTD_DDict*>(d)); });
-  }
+  decoded->build_info = CompleteBuildRecord(metadata["record"], derived, decoded->entries);
+  catalog.decoded_ = std::move(decoded);
   return catalog;
 }
 
-CatalogEntry Catalog::entry(size_t index) const {
-  format::Entry e;
-  std::memcpy(&e, image_.data() + sizeof(format::FileHeader) + index * sizeof(e), sizeof(e));
-  CatalogEntry entry;
-  entry.target_id = StringAt(strings_, e.target_id_offset, e.target_id_length);
-  entry.covers = StringAt(strings_, e.covers_offset, e.covers_length);
-  entry.e_flags = e.e_flags;
-  entry.code_object_version = e.code_object_version;
-  entry.uses_dictionary = (e.flags & format::kEntryUsesDictionary) != 0;
-  entry.payload = image_.subspan(e.payload_offset, e.compressed_size);
-  entry.uncompressed_size = e.uncompressed_size;
-  entry.xxh3_64 = e.xxh3_64;
-  entry.payload_xxh3_64 = e.payload_xxh3_64;
-  return entry;
-}
-
 Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
-  if (index >= entry_count_) {
+  if (index >= size()) {
     return MakeError(ISAPACK_STATUS_NOT_FOUND, "catalog has no entry " + std::to_string(index));
   }
-  const CatalogEntry e = entry(index);
-  const std::string where =
-      "catalog entry " + std::to_string(index) + " (" + std::string(e.target_id) + "): ";
+  const CatalogEntry& e = decoded_->entries[index];
+  const auto where = [&] {
+    return "catalog entry " + std::to_string(index) + " (" + std::string(e.target_id) + "): ";
+  };
   if (out.size() < e.uncompressed_size) {
-    return MakeError(ISAPACK_STATUS_INVALID_ARGUMENT,
-                     where + "needs a buffer of " + std::to_string(e.uncompressed_size) + " bytes");
-  }
-  // The frame must declare exactly the recorded size and end exactly where
-  // the entry does: no decompression past the buffer, no trailing data.
-  const uint64_t payload_hash = XXH3_64bits(e.payload.data(), e.payload.size());
-  if (payload_hash != e.payload_xxh3_64) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "compressed bytes fail their XXH3-64 check (expected " +
-                         Hex(e.payload_xxh3_64) + ", got " + Hex(payload_hash) +
-                         "); the data is damaged");
-  }
-  const unsigned long long declared = ZSTD_getFrameContentSize(e.payload.data(), e.payload.size());
-  if (declared != e.uncompressed_size) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "zstd frame header does not declare the recorded size of " +
-                         std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
-  }
-  const size_t frame_size = ZSTD_findFrameCompressedSize(e.payload.data(), e.payload.size());
-  if (ZSTD_isError(frame_size) || frame_size != e.payload.size()) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "zstd frame is truncated or has trailing bytes; the data is damaged");
-  }
-  // One decompression context per thread, kept: creating one costs more than
-  // decompressing a code object.
-  thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
-  if (!dctx)
-    return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where + "cannot allocate a zstd context");
-  const size_t size =
-      e.uses_dictionary
-          ? ZSTD_decompress_usingDDict(dctx.get(), out.data(), e.uncompressed_size,
-                                       e.payload.data(), e.payload.size(), ddict_.get())
-          : ZSTD_decompressDCtx(dctx.get(), out.data(), e.uncompressed_size, e.payload.data(),
-                                e.payload.size());
-  if (ZSTD_isError(size)) {
     return MakeError(
-        ISAPACK_STATUS_DATA_CORRUPT,
-        where + "zstd decompression failed (" + ZSTD_getErrorName(size) + "); the data is damaged");
+        ISAPACK_STATUS_INVALID_ARGUMENT,
+        where() + "needs a buffer of " + std::to_string(e.uncompressed_size) + " bytes");
   }
-  if (size != e.uncompressed_size) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where + "decompressed to " + std::to_string(size) + " bytes, expected " +
-                         std::to_string(e.uncompressed_size) + "; the data is damaged");
+  if (e.representative()) {
+    std::memcpy(out.data(), e.base.data(), e.uncompressed_size);
+  } else {
+    // The frame must match its check, declare exactly the recorded size and
+    // end exactly where the entry does: no decompression past the buffer, no
+    // trailing data.
+    const uint32_t check = static_cast<uint32_t>(XXH3_64bits(e.frame.data(), e.frame.size()));
+    if (check != e.frame_check) {
+      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                       where() + "compressed bytes fail their XXH3-64 check; the data is damaged");
+    }
+    const unsigned long long declared = ZSTD_getFrameContentSize(e.frame.data(), e.frame.size());
+    if (declared != e.uncompressed_size) {
+      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                       where() + "zstd frame header does not declare the recorded size of " +
+                           std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
+    }
+    const size_t frame_size = ZSTD_findFrameCompressedSize(e.frame.data(), e.frame.size());
+    if (ZSTD_isError(frame_size) || frame_size != e.frame.size()) {
+      return MakeError(
+          ISAPACK_STATUS_DATA_CORRUPT,
+          where() + "zstd frame is truncated or has trailing bytes; the data is damaged");
+    }
+    // One decompression context per thread, kept: creating one costs more
+    // than decompressing a code object. The representative is a raw-content
+    // dictionary: zstd references it without copying or allocating.
+    thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
+    if (!dctx) {
+      return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where() + "cannot allocate a zstd context");
+    }
+    const size_t size =
+        ZSTD_decompress_usingDict(dctx.get(), out.data(), e.uncompressed_size, e.frame.data(),
+                                  e.frame.size(), e.base.data(), e.base.size());
+    if (ZSTD_isError(size)) {
+      return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where() + "zstd decompression failed (" +
+                                                        ZSTD_getErrorName(size) +
+                                                        "); the data is damaged");
+    }
+    if (size != e.uncompressed_size) {
+      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                       where() + "decompressed to " + std::to_string(size) + " bytes, expected " +
+                           std::to_string(e.uncompressed_size) + "; the data is damaged");
+    }
   }
-  const uint64_t hash = XXH3_64bits(out.data(), size);
+  const uint64_t hash = XXH3_64bits(out.data(), e.uncompressed_size);
   if (hash != e.xxh3_64) {
-    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where + "fails its XXH3-64 check (expected " +
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where() + "fails its XXH3-64 check (expected " +
                                                       Hex(e.xxh3_64) + ", got " + Hex(hash) +
                                                       "); the data is damaged");
   }

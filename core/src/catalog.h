@@ -1,62 +1,76 @@
 // Reads an isapack catalog (catalog_format.h) from memory: the one embedded
 // in libisapack, or one found in a file by `isapack inspect`. Parsing checks
 // every offset and size and the table of contents' hash before anything is
-// trusted; entries are decoded on access without allocating.
+// trusted, then decodes the shared block (metadata and representatives) once;
+// entries are decoded on access without allocating.
 #ifndef ISAPACK_CORE_CATALOG_H_
 #define ISAPACK_CORE_CATALOG_H_
 
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "error.h"
 
-struct ZSTD_DDict_s;  // zstd.h
-
 namespace isapack {
 
-// Strings point into the catalog and are NUL-terminated there.
+// Strings are NUL-terminated and live as long as the Catalog (or a copy).
 struct CatalogEntry {
   std::string_view target_id;  // "gfx11-generic"
   std::string_view covers;     // "gfx1100 gfx1101 ..."
   uint32_t e_flags = 0;        // ELF e_flags
   unsigned code_object_version = 0;
-  bool uses_dictionary = false;
-  std::span<const uint8_t> payload;  // the zstd frame
+  // The entry's representative within the decoded shared block; for a
+  // representative itself, the code object.
+  std::span<const uint8_t> base;
+  std::span<const uint8_t> frame;  // the zstd delta frame; empty for a representative
+  uint32_t frame_check = 0;        // low 32 bits of the frame's XXH3-64
   uint64_t uncompressed_size = 0;
-  uint64_t xxh3_64 = 0;          // of the code object
-  uint64_t payload_xxh3_64 = 0;  // of the zstd frame
+  uint64_t xxh3_64 = 0;  // of the code object
+  bool representative() const { return frame.empty(); }
+  // Bytes the catalog stores for this entry alone (its delta frame).
+  uint64_t stored_size() const { return frame.size(); }
 };
 
 class Catalog {
  public:
   Catalog() = default;
 
-  // Validates a catalog image. The image must outlive the Catalog.
+  // Validates a catalog image and decodes its shared block. The image must
+  // outlive the Catalog.
   static Expected<Catalog> Parse(std::span<const uint8_t> image);
 
-  size_t size() const { return entry_count_; }
-  CatalogEntry entry(size_t index) const;
-  std::string_view build_info() const { return build_info_; }
+  size_t size() const { return decoded_ ? decoded_->entries.size() : 0; }
+  CatalogEntry entry(size_t index) const { return decoded_->entries[index]; }
+  // The build record, complete (fields the catalog derives are rebuilt).
+  std::string_view build_info() const { return decoded_->build_info; }
   uint32_t zstd_level() const { return zstd_level_; }
-  std::span<const uint8_t> dictionary() const { return dictionary_; }
   std::span<const uint8_t> image() const { return image_; }
+  // The compressed shared stream and the block it decodes to.
+  std::span<const uint8_t> shared_stream() const { return shared_stream_; }
+  std::span<const uint8_t> shared_block() const { return decoded_->shared; }
 
-  // Decompresses entry `index` into out[0, uncompressed_size): the frame must
-  // match its recorded XXH3-64 before zstd reads a byte of it, declare
-  // exactly the recorded size (so a damaged frame cannot decompress past it),
-  // and the result must match the code object's recorded XXH3-64. Errors name
-  // the entry. `out` must hold at least uncompressed_size bytes.
+  // Decodes entry `index` into out[0, uncompressed_size): a representative
+  // is copied from the shared block; a delta frame must match its recorded
+  // check before zstd reads a byte of it, declare exactly the recorded size
+  // (so a damaged frame cannot decompress past it) and fill it. The result
+  // must match the code object's recorded XXH3-64. Errors name the entry.
+  // `out` must hold at least uncompressed_size bytes. Does not allocate.
   Status Decompress(size_t index, std::span<uint8_t> out) const;
 
  private:
+  struct Decoded {
+    std::vector<uint8_t> shared;
+    std::vector<std::string> strings;  // target IDs and covers, kept for the views
+    std::vector<CatalogEntry> entries;
+    std::string build_info;
+  };
   std::span<const uint8_t> image_;
-  std::span<const uint8_t> strings_;
-  std::span<const uint8_t> dictionary_;
-  std::string_view build_info_;
-  std::shared_ptr<const ::ZSTD_DDict_s> ddict_;  // the dictionary, digested once
-  size_t entry_count_ = 0;
+  std::span<const uint8_t> shared_stream_;
+  std::shared_ptr<const Decoded> decoded_;
   uint32_t zstd_level_ = 0;
 };
 
@@ -65,10 +79,10 @@ class Catalog {
 // `isapack inspect`.
 Expected<Catalog> FindCatalog(std::span<const uint8_t> image);
 
-// The table-of-contents hash: XXH3-64 of the header (its toc_hash field as
-// zero), the entries, the string table and the dictionary, i.e. every byte
-// before `toc_end` (the end of the strings or the dictionary, whichever is
-// later). With each payload's own hash, every byte a reader uses is covered.
+// The table-of-contents hash: XXH3-64 of every byte before `toc_end` (the
+// header, the entries and the shared stream) with the header's toc_hash
+// field as zero. With each frame's check, every byte a reader uses is
+// covered.
 uint64_t TableOfContentsHash(std::span<const uint8_t> image, uint64_t toc_end);
 
 }  // namespace isapack

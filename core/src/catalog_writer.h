@@ -1,11 +1,12 @@
-// Builds isapack catalogs (catalog_format.h): one zstd frame per code object,
-// optionally with a trained dictionary. Used by the build-time packer, the
-// tests, the fuzz seed corpus and the size benchmarks.
+// Builds isapack catalogs (catalog_format.h): the metadata and one
+// representative code object per family in one shared LZMA2 stream, every
+// other code object as a zstd frame against its representative. Used by the
+// build-time packer, the tests, the fuzz seed corpus and the size benchmarks.
 #ifndef ISAPACK_CORE_CATALOG_WRITER_H_
 #define ISAPACK_CORE_CATALOG_WRITER_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,26 +20,32 @@ struct CatalogInput {
   std::vector<uint8_t> bytes;        // the code object
 };
 
-struct CatalogEncoding {
-  int level = 0;
-  std::vector<uint8_t> dictionary;           // empty: none
-  std::vector<std::vector<uint8_t>> frames;  // one zstd frame per input
-  size_t total() const;                      // dictionary plus frames
+struct CatalogOptions {
+  int zstd_level = 19;  // of the delta frames
+  // An input becomes a delta from the representative it differs least from
+  // when that delta is at most this share of the input compressed alone;
+  // otherwise it becomes a representative itself (a new family).
+  double delta_share = 0.25;
 };
 
-// Compresses each input as one frame (content size recorded, no checksum,
-// no dictionary ID). Throws std::runtime_error when zstd fails.
-CatalogEncoding EncodeCatalog(const std::vector<CatalogInput>& inputs, int level,
-                              std::vector<uint8_t> dictionary = {});
+// What the writer decided and how large each part came out.
+struct CatalogPlan {
+  std::vector<uint8_t> image;                // the catalog
+  std::vector<size_t> representative;        // per input: the input whose raw bytes are its base
+  std::vector<size_t> alone_bytes;           // per input: zstd frame of it alone (probe level)
+  std::vector<std::vector<uint8_t>> frames;  // per input: its delta frame (empty: a representative)
+  std::vector<std::string> derived;          // record fields rebuilt from the entries, not stored
+  size_t metadata_bytes = 0;                 // JSON at the start of the shared block
+  size_t shared_bytes = 0;                   // the shared block, decoded
+  size_t shared_compressed_bytes = 0;        // the shared stream
+  unsigned lzma_properties = 0;
+};
 
-// Trains a dictionary of at most `capacity` bytes on the inputs; nullopt with
-// zstd's reason when the set is too small or too uniform.
-std::optional<std::vector<uint8_t>> TrainDictionary(const std::vector<CatalogInput>& inputs,
-                                                    size_t capacity, std::string* reason);
-
-// Lays out header, entries, strings, dictionary and 64-byte aligned payloads.
-std::vector<uint8_t> LayoutCatalog(const std::vector<CatalogInput>& inputs,
-                                   const CatalogEncoding& encoding, const std::string& build_info);
+// Builds a catalog of `inputs` (in order) with the build record `build_info`
+// (a JSON object). Deterministic: the same inputs give the same bytes.
+// Throws std::runtime_error when an input or the record cannot be stored.
+CatalogPlan BuildCatalog(const std::vector<CatalogInput>& inputs, const std::string& build_info,
+                         const CatalogOptions& options = {});
 
 // Recomputes the table-of-contents hash of a laid-out catalog (tests that
 // damage one field on purpose use it to get past the hash check).

@@ -31,7 +31,7 @@ void FillEntryInfo(const CatalogEntry& e, isapack_catalog_entry_info_t* out_info
   out_info->covers = e.covers.data();
   out_info->code_object_version = e.code_object_version;
   out_info->e_flags = e.e_flags;
-  out_info->compressed_size = e.payload.size();
+  out_info->compressed_size = e.stored_size();
   out_info->uncompressed_size = e.uncompressed_size;
   out_info->xxh3_64 = e.xxh3_64;
 }

@@ -88,8 +88,9 @@ size_t LoadFromCatalog(const isapack::Catalog& catalog, const Agent& agent, size
   auto prepared = isapack::PrepareCodeObject(catalog, agent.isas, agent.name);
   if (!prepared) return 0;
   const isapack::CatalogEntry entry = catalog.entry(prepared->selection.entry);
-  *touched = entry.payload.size() + entry.uncompressed_size +
-             (entry.uses_dictionary ? catalog.dictionary().size() : 0);
+  // The frame, the code object written, and at most its representative read.
+  *touched = entry.frame.size() + entry.uncompressed_size +
+             (entry.representative() ? entry.uncompressed_size : entry.base.size());
   benchmark::DoNotOptimize(prepared->image.data());
   return prepared->image.size();
 }

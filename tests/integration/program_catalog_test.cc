@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 
 #include "catalog.h"
 #include "catalog_format.h"
+#include "catalog_writer.h"
 #include "isapack/device/kernel_args.h"
 #include "isapack/isapack.h"
 #include "support/loaded_catalog.h"
@@ -259,21 +261,23 @@ TEST_F(ProgramCatalogs, DamagedCatalogsAreErrorsNotCrashes) {
   EXPECT_EQ(catalog, nullptr);
   // A catalog of a newer format.
   bytes = good;
-  bytes[8] = 2;
+  bytes[8] = 3;
   result = Take(isapack_catalog_open_memory(bytes.data(), bytes.size(), 0, &catalog));
   EXPECT_EQ(result.message,
             "the catalog in memory (" + std::to_string(bytes.size()) +
-                " bytes) is not a usable isapack catalog (catalog: format version 2 was written by "
-                "a newer isapack (this one reads version 1); upgrade isapack to read it, or "
+                " bytes) is not a usable isapack catalog (catalog: format version 3 was written by "
+                "a newer isapack (this one reads version 2); upgrade isapack to read it, or "
                 "rebuild the catalog with this one)");
-  // A byte of the chosen entry's zstd frame: the catalog opens, the entry's
-  // hash stops the load and the full check.
+  // The chosen entry's recorded hash, in a consistent table of contents: the
+  // catalog opens, the entry's hash stops the load and the full check.
   auto parsed = isapack::Catalog::Parse(good);
   ASSERT_TRUE(parsed);
   const isapack::CatalogEntry entry = parsed->entry(own_entry_);
   bytes = good;
-  bytes[static_cast<size_t>(entry.payload.data() - parsed->image().data()) +
-        entry.payload.size() / 2] ^= 1;
+  bytes[sizeof(isapack::catalog_format::FileHeader) +
+        own_entry_ * sizeof(isapack::catalog_format::Entry) +
+        offsetof(isapack::catalog_format::Entry, xxh3_64)] ^= 1;
+  isapack::ResealCatalog(&bytes);
   ASSERT_OK(isapack_catalog_open_memory(bytes.data(), bytes.size(), 0, &catalog));
   result = Take(isapack_catalog_verify(catalog));
   EXPECT_EQ(result.code, ISAPACK_STATUS_DATA_CORRUPT);

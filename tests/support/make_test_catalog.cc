@@ -45,8 +45,7 @@ int main(int argc, char** argv) {
     inputs.push_back({object.target_id, covers, object.code_object_version, spec.flags,
                       isapack::testing::BuildElf(spec)});
   }
-  const auto catalog =
-      isapack::LayoutCatalog(inputs, isapack::EncodeCatalog(inputs, 3), "{\"test\":true}");
+  const auto catalog = isapack::BuildCatalog(inputs, "{\"test\":true}").image;
   std::ofstream out(argv[4], std::ios::binary);
   out.write(reinterpret_cast<const char*>(catalog.data()),
             static_cast<std::streamsize>(catalog.size()));

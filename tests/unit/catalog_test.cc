@@ -1,9 +1,11 @@
 // The catalog reader on catalogs built by the same writer the build uses:
-// round trips with and without a dictionary, and every kind of damage the
-// reader must refuse before a byte reaches HSA.
+// representatives and deltas, the build record rebuilt exactly, and every
+// kind of damage the reader must refuse before a byte reaches HSA.
 #include "catalog.h"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <random>
@@ -19,45 +21,50 @@ namespace {
 
 namespace format = catalog_format;
 
-// Code-object-like inputs: a real ELF header and kernel symbols, then bytes
-// that compress somewhat, like machine code does.
-std::vector<CatalogInput> Inputs(size_t count) {
+constexpr char kRecord[] = R"({"isapack_version":"test"})";
+
+// Code-object-like inputs in families: members of one family share a body
+// (a real ELF header and kernel symbols, then bytes that compress somewhat,
+// like machine code does) and differ in a few bytes, as gfx940 and gfx941 do.
+std::vector<CatalogInput> Inputs(size_t families, size_t members = 1) {
   std::vector<CatalogInput> inputs;
-  std::mt19937 random(7);
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t f = 0; f < families; ++f) {
+    std::mt19937 random(static_cast<unsigned>(7 + f));
     testing::ElfSpec spec;
     spec.abi_version = 4;
     spec.flags = 0x01000054;
     spec.symbols = testing::AllKernelDescriptors();
-    CatalogInput input;
-    input.target_id = "gfx11-generic";
-    input.covers = "gfx1100 gfx1101";
-    input.code_object_version = 6;
-    input.e_flags = spec.flags;
-    input.bytes = testing::BuildElf(spec);
-    for (size_t j = 0; j < 3000 + 500 * i; ++j) {
-      input.bytes.push_back(static_cast<uint8_t>(random() % 16 + (j % 7) * 16));
+    std::vector<uint8_t> body = testing::BuildElf(spec);
+    for (size_t j = 0; j < 3000 + 500 * f; ++j) {
+      body.push_back(static_cast<uint8_t>(random() % 16 + (j % 7) * 16));
     }
-    inputs.push_back(std::move(input));
+    for (size_t m = 0; m < members; ++m) {
+      CatalogInput input;
+      input.target_id = "gfx11" + std::to_string(f) + std::to_string(m);
+      input.covers = input.target_id + " gfx11" + std::to_string(f) + "9";
+      input.code_object_version = 6;
+      input.e_flags = spec.flags;
+      input.bytes = body;
+      for (size_t k = 0; k < m; ++k) input.bytes[1000 + 97 * k] ^= 0x5a;
+      inputs.push_back(std::move(input));
+    }
   }
   return inputs;
 }
 
-std::vector<uint8_t> Build(const std::vector<CatalogInput>& inputs, bool dictionary = false) {
-  std::vector<uint8_t> dict;
-  if (dictionary) {
-    std::string reason;
-    auto trained = TrainDictionary(inputs, 2048, &reason);
-    EXPECT_TRUE(trained) << reason;
-    if (trained) dict = *trained;
-  }
-  return LayoutCatalog(inputs, EncodeCatalog(inputs, 19, dict), R"({"isapack_version":"test"})");
+std::vector<uint8_t> Build(const std::vector<CatalogInput>& inputs) {
+  return BuildCatalog(inputs, kRecord).image;
 }
 
 format::FileHeader HeaderOf(const std::vector<uint8_t>& image) {
   format::FileHeader header;
   std::memcpy(&header, image.data(), sizeof(header));
   return header;
+}
+
+void SetHeader(std::vector<uint8_t>* image, const format::FileHeader& header) {
+  std::memcpy(image->data(), &header, sizeof(header));
+  ResealCatalog(image);
 }
 
 format::Entry EntryOf(const std::vector<uint8_t>& image, size_t index) {
@@ -79,43 +86,82 @@ std::string ParseError(const std::vector<uint8_t>& image) {
   return catalog ? "" : catalog.error().message;
 }
 
-TEST(Catalog, RoundTripsEveryEntry) {
-  const auto inputs = Inputs(4);
-  const auto image = Build(inputs);
+Status DecompressStatus(const std::vector<uint8_t>& image, size_t index) {
   auto catalog = Catalog::Parse(image);
+  EXPECT_TRUE(catalog) << catalog.error().message;
+  if (!catalog) return MakeError(ISAPACK_STATUS_DATA_CORRUPT, "does not parse");
+  std::vector<uint8_t> out(catalog->entry(index).uncompressed_size);
+  return catalog->Decompress(index, out);
+}
+
+TEST(Catalog, EachFamilyHasOneRepresentativeAndTheOthersAreDeltasThatRoundTrip) {
+  const auto inputs = Inputs(2, 3);
+  const CatalogPlan plan = BuildCatalog(inputs, kRecord);
+  EXPECT_EQ(plan.representative, (std::vector<size_t>{0, 0, 0, 3, 3, 3}));
+  auto catalog = Catalog::Parse(plan.image);
   ASSERT_TRUE(catalog) << catalog.error().message;
-  ASSERT_EQ(catalog->size(), 4u);
-  EXPECT_EQ(catalog->build_info(), R"({"isapack_version":"test"})");
+  ASSERT_EQ(catalog->size(), 6u);
+  EXPECT_EQ(catalog->build_info(), kRecord);
   EXPECT_EQ(catalog->zstd_level(), 19u);
-  EXPECT_TRUE(catalog->dictionary().empty());
+  EXPECT_EQ(catalog->shared_stream().size(), plan.shared_compressed_bytes);
+  EXPECT_EQ(catalog->shared_block().size(),
+            plan.metadata_bytes + inputs[0].bytes.size() + inputs[3].bytes.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const CatalogEntry e = catalog->entry(i);
-    EXPECT_EQ(e.target_id, "gfx11-generic");
-    EXPECT_EQ(e.covers, "gfx1100 gfx1101");
+    EXPECT_EQ(e.target_id, inputs[i].target_id);
+    EXPECT_EQ(e.covers, inputs[i].covers);
     EXPECT_EQ(e.target_id.data()[e.target_id.size()], '\0');
+    EXPECT_EQ(e.covers.data()[e.covers.size()], '\0');
     EXPECT_EQ(e.code_object_version, 6u);
     EXPECT_EQ(e.e_flags, 0x01000054u);
     EXPECT_EQ(e.uncompressed_size, inputs[i].bytes.size());
-    EXPECT_EQ(static_cast<size_t>(e.payload.data() - image.data()) % 64, 0u);
-    EXPECT_LT(e.payload.size(), inputs[i].bytes.size());
+    EXPECT_EQ(e.representative(), i % 3 == 0) << i;
+    EXPECT_EQ(e.stored_size(), plan.frames[i].size());
+    // A delta of a few flipped bytes is a few dozen bytes, not a code object.
+    if (!e.representative()) {
+      EXPECT_LT(e.frame.size(), 64u) << i;
+    }
     std::vector<uint8_t> out(e.uncompressed_size);
     ASSERT_TRUE(catalog->Decompress(i, out));
     EXPECT_EQ(out, inputs[i].bytes);
   }
 }
 
-TEST(Catalog, RoundTripsWithADictionary) {
-  const auto inputs = Inputs(8);
-  const auto image = Build(inputs, /*dictionary=*/true);
-  auto catalog = Catalog::Parse(image);
-  ASSERT_TRUE(catalog) << catalog.error().message;
-  EXPECT_FALSE(catalog->dictionary().empty());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    EXPECT_TRUE(catalog->entry(i).uses_dictionary);
-    std::vector<uint8_t> out(inputs[i].bytes.size());
-    ASSERT_TRUE(catalog->Decompress(i, out));
-    EXPECT_EQ(out, inputs[i].bytes);
+TEST(Catalog, TwoBuildsOfTheSameInputsAreIdentical) {
+  const auto inputs = Inputs(3, 2);
+  EXPECT_EQ(Build(inputs), Build(inputs));
+}
+
+TEST(Catalog, BuildRecordFieldsDerivedFromTheEntriesAreRebuiltExactly) {
+  const auto inputs = Inputs(2, 2);
+  nlohmann::json record = {{"isapack_version", "test"}, {"selectors", {"all"}}};
+  record["code_objects"] = nlohmann::json::array();
+  for (const CatalogInput& input : inputs) {
+    record["code_objects"].push_back(
+        {{"code_object_version", 6},
+         {"covers", {input.target_id, input.covers.substr(input.covers.find(' ') + 1)}},
+         {"file", "amdgcn-amd-amdhsa--" + input.target_id + ".hsaco"},
+         {"target_id", input.target_id}});
   }
+  record["covered_targets"] = {"gfx1100", "gfx1101", "gfx1109", "gfx1110", "gfx1111", "gfx1119"};
+  CatalogPlan plan = BuildCatalog(inputs, record.dump());
+  EXPECT_EQ(plan.derived, (std::vector<std::string>{"code_objects", "covered_targets"}));
+  auto catalog = Catalog::Parse(plan.image);
+  ASSERT_TRUE(catalog);
+  EXPECT_EQ(catalog->build_info(), record.dump());
+
+  // A field the entries do not rebuild (a target no entry covers) is stored.
+  record["covered_targets"].push_back("gfx1200");
+  plan = BuildCatalog(inputs, record.dump());
+  EXPECT_EQ(plan.derived, (std::vector<std::string>{"code_objects"}));
+  catalog = Catalog::Parse(plan.image);
+  ASSERT_TRUE(catalog);
+  EXPECT_EQ(catalog->build_info(), record.dump());
+}
+
+TEST(Catalog, RefusesToBuildFromNothingOrARecordThatIsNotAnObject) {
+  EXPECT_THROW(BuildCatalog({}, kRecord), std::runtime_error);
+  EXPECT_THROW(BuildCatalog(Inputs(1), "[1]"), std::runtime_error);
 }
 
 TEST(Catalog, RefusesATruncatedImage) {
@@ -124,96 +170,152 @@ TEST(Catalog, RefusesATruncatedImage) {
   EXPECT_EQ(ParseError(truncated), "catalog: records " + std::to_string(image.size()) +
                                        " bytes but only " + std::to_string(image.size() - 1) +
                                        " are present (truncated)");
-  EXPECT_EQ(ParseError(std::vector<uint8_t>(image.begin(), image.begin() + 50)),
-            "catalog: image of 50 bytes is shorter than its header");
+  EXPECT_EQ(ParseError(std::vector<uint8_t>(image.begin(), image.begin() + 30)),
+            "catalog: image of 30 bytes is shorter than its header");
 }
 
-TEST(Catalog, RefusesWrongMagicAndVersionNamingANewerIsapack) {
+TEST(Catalog, RefusesWrongMagicAndVersionsNamingWhichIsapackWroteThem) {
   auto image = Build(Inputs(1));
   image[0] = 'X';
   EXPECT_EQ(ParseError(image), "catalog: bad magic; this is not an isapack catalog");
   image = Build(Inputs(1));
-  image[8] = 2;
+  image[8] = 3;
   EXPECT_EQ(ParseError(image),
-            "catalog: format version 2 was written by a newer isapack (this one reads version 1); "
+            "catalog: format version 3 was written by a newer isapack (this one reads version 2); "
             "upgrade isapack to read it, or rebuild the catalog with this one");
-  image[8] = 0;
+  image[8] = 1;
   EXPECT_EQ(ParseError(image),
-            "catalog: format version 0 is not supported (this isapack reads version 1)");
+            "catalog: format version 1 was written by an older isapack (this one reads version "
+            "2); rebuild the catalog with this isapack");
 }
 
-TEST(Catalog, RefusesADamagedTableOfContents) {
+TEST(Catalog, RefusesADamagedTableOfContentsOrSharedStream) {
+  for (const bool in_shared_stream : {false, true}) {
+    auto image = Build(Inputs(2));
+    const format::FileHeader header = HeaderOf(image);
+    const size_t at = in_shared_stream ? sizeof(format::FileHeader) + 2 * sizeof(format::Entry) +
+                                             header.shared_compressed_size / 2
+                                       : sizeof(format::FileHeader) + 4;
+    image[at] ^= 0x20;
+    const std::string error = ParseError(image);
+    EXPECT_EQ(error.rfind("catalog: table of contents fails its XXH3-64 check (expected 0x", 0), 0u)
+        << error;
+    EXPECT_NE(error.find("the data is damaged"), std::string::npos);
+  }
+}
+
+TEST(Catalog, RefusesASharedBlockOfAnotherSizeThanItsStreamDecodesTo) {
   auto image = Build(Inputs(2));
-  const format::FileHeader header = HeaderOf(image);
-  image[header.strings_offset] ^= 0x20;  // 'g' of the first target ID
+  format::FileHeader header = HeaderOf(image);
+  const uint32_t recorded = header.shared_size;
+  header.shared_size += 1;
+  SetHeader(&image, header);
   const std::string error = ParseError(image);
-  EXPECT_EQ(error.rfind("catalog: table of contents fails its XXH3-64 check (expected 0x", 0), 0u)
+  EXPECT_EQ(error.rfind("catalog: shared stream does not decode to the recorded " +
+                            std::to_string(recorded + 1) + " bytes (LZMA2 status",
+                        0),
+            0u)
       << error;
-  EXPECT_NE(error.find("the data is damaged"), std::string::npos);
+  EXPECT_NE(error.find("after " + std::to_string(recorded) + " bytes); the data is damaged"),
+            std::string::npos)
+      << error;
 }
 
-TEST(Catalog, RefusesEntriesPointingOutsideTheCatalog) {
-  auto image = Build(Inputs(2));
+TEST(Catalog, RefusesAnUnknownCodecAndAbsurdSharedSizesBeforeDecoding) {
+  auto image = Build(Inputs(1));
+  format::FileHeader header = HeaderOf(image);
+  header.shared_codec = 2;
+  SetHeader(&image, header);
+  EXPECT_EQ(ParseError(image).rfind("catalog: shared stream uses codec 2 with properties ", 0), 0u);
+
+  image = Build(Inputs(1));
+  header = HeaderOf(image);
+  header.shared_size = static_cast<uint32_t>(format::kMaxSharedSize + 1);
+  SetHeader(&image, header);
+  EXPECT_EQ(ParseError(image),
+            "catalog: records a shared block of " + std::to_string(format::kMaxSharedSize + 1) +
+                " bytes (" + std::to_string(header.metadata_size) + " of metadata); the limit is " +
+                std::to_string(format::kMaxSharedSize));
+}
+
+TEST(Catalog, RefusesEntriesPointingOutsideTheCatalogOrTheSharedBlock) {
+  auto image = Build(Inputs(1, 2));
   format::Entry e = EntryOf(image, 1);
-  e.payload_offset = image.size() + 64 * 10;
+  e.frame_offset = static_cast<uint32_t>(image.size());
   SetEntry(&image, 1, e);
-  EXPECT_EQ(ParseError(image), "catalog: entry 1: its payload lies outside the catalog");
+  EXPECT_EQ(ParseError(image), "catalog: entry 1: its frame lies outside the catalog");
 
-  image = Build(Inputs(2));
-  e = EntryOf(image, 0);
-  e.payload_offset += 1;  // unaligned
-  SetEntry(&image, 0, e);
-  EXPECT_EQ(ParseError(image), "catalog: entry 0: its payload lies outside the catalog");
+  image = Build(Inputs(1, 2));
+  e = EntryOf(image, 1);
+  e.frame_offset = sizeof(format::FileHeader);  // inside the table of contents
+  SetEntry(&image, 1, e);
+  EXPECT_EQ(ParseError(image), "catalog: entry 1: its frame lies outside the catalog");
 
-  image = Build(Inputs(2));
+  image = Build(Inputs(1, 2));
   e = EntryOf(image, 0);
-  e.target_id_offset = 1 << 30;
+  e.base_offset = 0;  // the metadata is not a code object
   SetEntry(&image, 0, e);
-  EXPECT_EQ(ParseError(image), "catalog: entry 0: its names lie outside the string table");
+  EXPECT_EQ(ParseError(image),
+            "catalog: entry 0: its representative lies outside the shared block");
+
+  image = Build(Inputs(1, 2));
+  e = EntryOf(image, 0);
+  e.size -= 1;
+  SetEntry(&image, 0, e);
+  EXPECT_EQ(ParseError(image), "catalog: entry 0: a representative of " +
+                                   std::to_string(e.size + 1) +
+                                   " bytes cannot be a code object of " + std::to_string(e.size));
 }
 
 TEST(Catalog, RefusesAbsurdSizesBeforeDecompressing) {
   auto image = Build(Inputs(1));
   format::Entry e = EntryOf(image, 0);
-  e.uncompressed_size = format::kMaxCodeObjectSize + 1;
+  e.size = static_cast<uint32_t>(format::kMaxCodeObjectSize + 1);
   SetEntry(&image, 0, e);
-  EXPECT_EQ(ParseError(image), "catalog: entry 0: records an uncompressed size of " +
+  EXPECT_EQ(ParseError(image), "catalog: entry 0: records a code object of " +
                                    std::to_string(format::kMaxCodeObjectSize + 1) + " bytes");
 }
 
 TEST(Catalog, DecompressionStopsAtTheRecordedSize) {
-  // The entry claims fewer bytes than the frame holds: the frame header
+  // The entry claims fewer bytes than its frame holds: the frame header
   // disagrees, so nothing is decompressed past the recorded size.
-  auto image = Build(Inputs(1));
-  format::Entry e = EntryOf(image, 0);
-  e.uncompressed_size -= 1;
-  SetEntry(&image, 0, e);
-  auto catalog = Catalog::Parse(image);
-  ASSERT_TRUE(catalog);
-  std::vector<uint8_t> out(e.uncompressed_size);
-  Status status = catalog->Decompress(0, out);
+  auto image = Build(Inputs(1, 2));
+  format::Entry e = EntryOf(image, 1);
+  e.size -= 1;
+  SetEntry(&image, 1, e);
+  const Status status = DecompressStatus(image, 1);
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().code, ISAPACK_STATUS_DATA_CORRUPT);
   EXPECT_EQ(status.error().message,
-            "catalog entry 0 (gfx11-generic): zstd frame header does not declare the recorded size "
-            "of " +
-                std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
+            "catalog entry 1 (gfx1101): zstd frame header does not declare the recorded size of " +
+                std::to_string(e.size) + " bytes; the data is damaged");
 }
 
-TEST(Catalog, DetectsAWrongHash) {
-  auto image = Build(Inputs(1));
-  format::Entry e = EntryOf(image, 0);
-  e.xxh3_64 ^= 1;
-  SetEntry(&image, 0, e);
-  auto catalog = Catalog::Parse(image);
-  ASSERT_TRUE(catalog);
-  std::vector<uint8_t> out(e.uncompressed_size);
-  Status status = catalog->Decompress(0, out);
+TEST(Catalog, DetectsAWrongHashOfARepresentativeAndOfADelta) {
+  for (size_t index : {0u, 1u}) {
+    auto image = Build(Inputs(1, 2));
+    format::Entry e = EntryOf(image, index);
+    e.xxh3_64 ^= 1;
+    SetEntry(&image, index, e);
+    const Status status = DecompressStatus(image, index);
+    ASSERT_FALSE(status);
+    EXPECT_EQ(status.error().message.rfind("catalog entry " + std::to_string(index) + " (gfx110" +
+                                               std::to_string(index) + "): fails its XXH3-64 check",
+                                           0),
+              0u)
+        << status.error().message;
+  }
+}
+
+TEST(Catalog, DetectsADamagedDeltaFrameBeforeZstdReadsIt) {
+  auto image = Build(Inputs(1, 2));
+  const format::Entry e = EntryOf(image, 1);
+  image[e.frame_offset + e.frame_size / 2] ^= 0x08;  // frames are outside the hashed table
+  const Status status = DecompressStatus(image, 1);
   ASSERT_FALSE(status);
-  EXPECT_EQ(
-      status.error().message.rfind("catalog entry 0 (gfx11-generic): fails its XXH3-64 check", 0),
-      0u)
-      << status.error().message;
+  EXPECT_EQ(status.error().message,
+            "catalog entry 1 (gfx1101): compressed bytes fail their XXH3-64 check; the data is "
+            "damaged");
 }
 
 TEST(Catalog, RequiresABufferOfTheRecordedSize) {

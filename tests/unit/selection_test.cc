@@ -39,7 +39,7 @@ class TestCatalog {
       inputs.push_back(
           {target, "", id.is_generic() ? 6u : 5u, spec.flags, testing::BuildElf(spec)});
     }
-    image_ = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
+    image_ = BuildCatalog(inputs, "{}").image;
     catalog_ = *Catalog::Parse(image_);
   }
   // A catalog holding what `selectors` expand to with clang-19's list.
@@ -260,7 +260,7 @@ TEST(Selection, AGenericVersionOlderThanTheMembershipIsRejected) {
   spec.abi_version = 4;
   std::vector<CatalogInput> inputs = {
       {"gfx11-generic", "", 6, spec.flags, testing::BuildElf(spec)}};
-  const std::vector<uint8_t> image = LayoutCatalog(inputs, EncodeCatalog(inputs, 3), "{}");
+  const std::vector<uint8_t> image = BuildCatalog(inputs, "{}").image;
   const Catalog catalog = *Catalog::Parse(image);
   const std::vector<TargetId> isas = {Parse("amdgcn-amd-amdhsa--gfx1100"),
                                       Parse("amdgcn-amd-amdhsa--gfx11-generic")};

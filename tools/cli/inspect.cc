@@ -338,7 +338,8 @@ class Inspector {
       json entry = {{"target_id", std::string(e.target_id)},
                     {"covers", SplitCovers(e.covers)},
                     {"code_object_version", e.code_object_version},
-                    {"compressed_size", e.payload.size()},
+                    {"compressed_size", e.stored_size()},
+                    {"representative", e.representative()},
                     {"uncompressed_size", e.uncompressed_size}};
       std::vector<uint8_t> image(e.uncompressed_size);
       if (Status status = catalog->Decompress(i, image); status) {
@@ -354,7 +355,8 @@ class Inspector {
     }
     report["entries"] = std::move(entries);
     report["zstd_level"] = catalog->zstd_level();
-    report["dictionary_size"] = catalog->dictionary().size();
+    report["shared_stream_size"] = catalog->shared_stream().size();
+    report["shared_block_size"] = catalog->shared_block().size();
     json build_info = json::parse(catalog->build_info(), nullptr, /*allow_exceptions=*/false);
     report["build_info"] = build_info.is_discarded() ? json(std::string(catalog->build_info()))
                                                      : std::move(build_info);

@@ -2,11 +2,11 @@
 //   isapack_pack_catalog <manifest.json> <catalog.bin> <report.json>
 // The manifest (written by cmake/IsapackDeviceLibrary.cmake) lists each
 // validated code object with its target ID, version and covered targets,
-// plus the build info. Each code object becomes one zstd frame so the runtime
-// decompresses only the one it needs. The packer measures whether a zstd
-// dictionary trained on the set, or a higher level, makes the catalog smaller
-// and keeps whichever is smallest; the report records every number.
-#include <zstd.h>
+// plus the build info. The code objects that differ most (one per family)
+// and the metadata go into one shared LZMA2 stream; every other code object
+// becomes a zstd frame against its family's representative, so the runtime
+// decodes the shared block once and then only the frame it needs
+// (catalog_format.h). The report records every decision and size.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -24,7 +24,6 @@
 
 namespace {
 
-using isapack::CatalogEncoding;
 using isapack::CatalogInput;
 using json = nlohmann::json;
 
@@ -66,44 +65,6 @@ std::vector<CatalogInput> ReadInputs(const json& manifest) {
   return inputs;
 }
 
-// Candidates: the configured level, the maximum level, and the configured
-// level with a dictionary of a few sizes. The smallest total (dictionary
-// included) wins; ties keep the simpler encoding (earlier in this list).
-// Every candidate is recorded in report["candidates"].
-CatalogEncoding SmallestEncoding(const std::vector<CatalogInput>& inputs, int base_level,
-                                 json* report) {
-  (*report)["candidates"] = json::array();
-  std::vector<CatalogEncoding> candidates;
-  std::vector<int> levels = {base_level};
-  if (ZSTD_maxCLevel() != base_level) levels.push_back(ZSTD_maxCLevel());
-  for (int level : levels) {
-    candidates.push_back(isapack::EncodeCatalog(inputs, level));
-    (*report)["candidates"].push_back(
-        {{"level", level}, {"dictionary_bytes", 0}, {"total_bytes", candidates.back().total()}});
-  }
-  size_t sample_bytes = 0;
-  for (const CatalogInput& input : inputs) sample_bytes += input.bytes.size();
-  for (size_t capacity : {size_t{2048}, size_t{4096}, size_t{8192}, size_t{16384}}) {
-    if (capacity >= sample_bytes) break;
-    std::string reason;
-    auto dictionary = isapack::TrainDictionary(inputs, capacity, &reason);
-    if (!dictionary) {
-      (*report)["candidates"].push_back({{"dictionary_capacity", capacity}, {"error", reason}});
-      continue;
-    }
-    candidates.push_back(isapack::EncodeCatalog(inputs, base_level, *dictionary));
-    (*report)["candidates"].push_back({{"level", base_level},
-                                       {"dictionary_capacity", capacity},
-                                       {"dictionary_bytes", candidates.back().dictionary.size()},
-                                       {"total_bytes", candidates.back().total()}});
-  }
-  size_t best = 0;
-  for (size_t i = 1; i < candidates.size(); ++i) {
-    if (candidates[i].total() < candidates[best].total()) best = i;
-  }
-  return std::move(candidates[best]);
-}
-
 // Reads back what was laid out before it is installed: it must parse and
 // each entry decompress to its code object.
 void CheckRoundTrip(const std::vector<uint8_t>& catalog, const std::vector<CatalogInput>& inputs) {
@@ -131,28 +92,36 @@ int Pack(int argc, char** argv) {
   }
   const std::vector<CatalogInput> inputs = ReadInputs(manifest);
   const std::string build_info = manifest.at("build_info").dump();
-  json report;
-  const CatalogEncoding chosen =
-      SmallestEncoding(inputs, manifest.at("zstd_level").get<int>(), &report);
-  const std::vector<uint8_t> catalog = isapack::LayoutCatalog(inputs, chosen, build_info);
-  CheckRoundTrip(catalog, inputs);
-  WriteOrDie(argv[2], catalog);
+  isapack::CatalogOptions options;
+  options.zstd_level = manifest.at("zstd_level").get<int>();
+  const isapack::CatalogPlan plan = isapack::BuildCatalog(inputs, build_info, options);
+  CheckRoundTrip(plan.image, inputs);
+  WriteOrDie(argv[2], plan.image);
 
+  json report;
   size_t uncompressed = 0;
+  size_t frames = 0;
   report["entries"] = json::array();
   for (size_t i = 0; i < inputs.size(); ++i) {
     uncompressed += inputs[i].bytes.size();
+    frames += plan.frames[i].size();
     report["entries"].push_back({{"target_id", inputs[i].target_id},
                                  {"code_object_version", inputs[i].code_object_version},
                                  {"uncompressed_bytes", inputs[i].bytes.size()},
-                                 {"compressed_bytes", chosen.frames[i].size()}});
+                                 {"representative", inputs[plan.representative[i]].target_id},
+                                 {"alone_bytes", plan.alone_bytes[i]},
+                                 {"frame_bytes", plan.frames[i].size()}});
   }
-  report["zstd_level"] = chosen.level;
-  report["dictionary_bytes"] = chosen.dictionary.size();
+  report["zstd_level"] = options.zstd_level;
+  report["lzma_properties"] = plan.lzma_properties;
+  report["derived_record_fields"] = plan.derived;
+  report["metadata_bytes"] = plan.metadata_bytes;
+  report["shared_bytes"] = plan.shared_bytes;
+  report["shared_compressed_bytes"] = plan.shared_compressed_bytes;
+  report["frame_bytes"] = frames;
   report["uncompressed_bytes"] = uncompressed;
-  report["compressed_bytes"] = chosen.total();
   report["build_info_bytes"] = build_info.size();
-  report["catalog_bytes"] = catalog.size();
+  report["catalog_bytes"] = plan.image.size();
   const std::string text = report.dump(2) + "\n";
   WriteOrDie(argv[3], std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   return 0;

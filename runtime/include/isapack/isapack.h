@@ -64,7 +64,8 @@ typedef struct isapack_catalog_entry_info_s {
   const char* covers;           /* exact target IDs it was built for, space separated */
   uint32_t code_object_version; /* 4, 5 or 6 */
   uint32_t e_flags;             /* ELF e_flags of the code object */
-  uint64_t compressed_size;     /* bytes stored (zstd frame) */
+  uint64_t compressed_size;     /* bytes this entry alone stores: its zstd delta frame;
+                                   0 for a representative, kept in the shared block */
   uint64_t uncompressed_size;   /* bytes of the code object */
   uint64_t xxh3_64;             /* XXH3-64 of the uncompressed code object */
 } isapack_catalog_entry_info_t;
