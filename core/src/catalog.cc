@@ -275,6 +275,9 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
     CatalogEntry entry;
     entry.target_id = decoded->strings[2 * i];
     entry.covers = decoded->strings[2 * i + 1];
+    if (ParseTargetId(entry.target_id, &entry.target).error != TargetIdError::kOk) {
+      entry.target = TargetId{};
+    }
     entry.code_object_version = listed[i][2].get<unsigned>();
     entry.e_flags = listed[i][3].get<uint32_t>();
     entry.base = std::span<const uint8_t>(shared + e.base_offset, e.base_size);
@@ -282,6 +285,15 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
     entry.frame_check = e.frame_check;
     entry.uncompressed_size = e.size;
     entry.xxh3_64 = e.xxh3_64;
+    if (entry.representative()) {
+      // Checked once here: a load then copies verified bytes.
+      const uint64_t hash = XXH3_64bits(entry.base.data(), entry.base.size());
+      if (hash != entry.xxh3_64) {
+        return Corrupt("entry " + std::to_string(i) + " (" + std::string(entry.target_id) +
+                       "): its representative fails its XXH3-64 check (expected " +
+                       Hex(entry.xxh3_64) + ", got " + Hex(hash) + "); the data is damaged");
+      }
+    }
     decoded->entries.push_back(entry);
   }
   std::string derived;
@@ -310,47 +322,47 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   }
   if (e.representative()) {
     std::memcpy(out.data(), e.base.data(), e.uncompressed_size);
-  } else {
-    // The frame must match its check, declare exactly the recorded size and
-    // end exactly where the entry does: no decompression past the buffer, no
-    // trailing data.
-    const uint32_t check = static_cast<uint32_t>(XXH3_64bits(e.frame.data(), e.frame.size()));
-    if (check != e.frame_check) {
-      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                       where() + "compressed bytes fail their XXH3-64 check; the data is damaged");
-    }
-    const unsigned long long declared = ZSTD_getFrameContentSize(e.frame.data(), e.frame.size());
-    if (declared != e.uncompressed_size) {
-      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                       where() + "zstd frame header does not declare the recorded size of " +
-                           std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
-    }
-    const size_t frame_size = ZSTD_findFrameCompressedSize(e.frame.data(), e.frame.size());
-    if (ZSTD_isError(frame_size) || frame_size != e.frame.size()) {
-      return MakeError(
-          ISAPACK_STATUS_DATA_CORRUPT,
-          where() + "zstd frame is truncated or has trailing bytes; the data is damaged");
-    }
-    // One decompression context per thread, kept: creating one costs more
-    // than decompressing a code object. The representative is a raw-content
-    // dictionary: zstd references it without copying or allocating.
-    thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
-    if (!dctx) {
-      return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where() + "cannot allocate a zstd context");
-    }
-    const size_t size =
-        ZSTD_decompress_usingDict(dctx.get(), out.data(), e.uncompressed_size, e.frame.data(),
-                                  e.frame.size(), e.base.data(), e.base.size());
-    if (ZSTD_isError(size)) {
-      return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where() + "zstd decompression failed (" +
-                                                        ZSTD_getErrorName(size) +
-                                                        "); the data is damaged");
-    }
-    if (size != e.uncompressed_size) {
-      return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                       where() + "decompressed to " + std::to_string(size) + " bytes, expected " +
-                           std::to_string(e.uncompressed_size) + "; the data is damaged");
-    }
+    return {};
+  }
+  // The frame must match its check, declare exactly the recorded size and
+  // end exactly where the entry does: no decompression past the buffer, no
+  // trailing data.
+  const uint32_t check = static_cast<uint32_t>(XXH3_64bits(e.frame.data(), e.frame.size()));
+  if (check != e.frame_check) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                     where() + "compressed bytes fail their XXH3-64 check; the data is damaged");
+  }
+  const unsigned long long declared = ZSTD_getFrameContentSize(e.frame.data(), e.frame.size());
+  if (declared != e.uncompressed_size) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                     where() + "zstd frame header does not declare the recorded size of " +
+                         std::to_string(e.uncompressed_size) + " bytes; the data is damaged");
+  }
+  const size_t frame_size = ZSTD_findFrameCompressedSize(e.frame.data(), e.frame.size());
+  if (ZSTD_isError(frame_size) || frame_size != e.frame.size()) {
+    return MakeError(
+        ISAPACK_STATUS_DATA_CORRUPT,
+        where() + "zstd frame is truncated or has trailing bytes; the data is damaged");
+  }
+  // One decompression context per thread, kept: creating one costs more
+  // than decompressing a code object. The representative is a raw-content
+  // dictionary: zstd references it without copying or allocating.
+  thread_local std::unique_ptr<ZSTD_DCtx, DctxDeleter> dctx(ZSTD_createDCtx());
+  if (!dctx) {
+    return MakeError(ISAPACK_STATUS_OUT_OF_MEMORY, where() + "cannot allocate a zstd context");
+  }
+  const size_t size =
+      ZSTD_decompress_usingDict(dctx.get(), out.data(), e.uncompressed_size, e.frame.data(),
+                                e.frame.size(), e.base.data(), e.base.size());
+  if (ZSTD_isError(size)) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where() + "zstd decompression failed (" +
+                                                      ZSTD_getErrorName(size) +
+                                                      "); the data is damaged");
+  }
+  if (size != e.uncompressed_size) {
+    return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
+                     where() + "decompressed to " + std::to_string(size) + " bytes, expected " +
+                         std::to_string(e.uncompressed_size) + "; the data is damaged");
   }
   const uint64_t hash = XXH3_64bits(out.data(), e.uncompressed_size);
   if (hash != e.xxh3_64) {
@@ -359,6 +371,15 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
                                                       "); the data is damaged");
   }
   return {};
+}
+
+Status Catalog::DecodeTo(size_t index, std::vector<uint8_t>* out) const {
+  if (index < size() && entry(index).representative()) {
+    out->assign(entry(index).base.begin(), entry(index).base.end());
+    return {};
+  }
+  out->resize(index < size() ? entry(index).uncompressed_size : 0);
+  return Decompress(index, *out);
 }
 
 Expected<Catalog> FindCatalog(std::span<const uint8_t> image) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "error.h"
+#include "target_id.h"
 
 namespace isapack {
 
@@ -21,7 +22,10 @@ namespace isapack {
 struct CatalogEntry {
   std::string_view target_id;  // "gfx11-generic"
   std::string_view covers;     // "gfx1100 gfx1101 ..."
-  uint32_t e_flags = 0;        // ELF e_flags
+  // target_id parsed once, when the catalog is; no processor and no generic
+  // when this isapack does not know the target.
+  TargetId target;
+  uint32_t e_flags = 0;  // ELF e_flags
   unsigned code_object_version = 0;
   // The entry's representative within the decoded shared block; for a
   // representative itself, the code object.
@@ -44,7 +48,7 @@ class Catalog {
   static Expected<Catalog> Parse(std::span<const uint8_t> image);
 
   size_t size() const { return decoded_ ? decoded_->entries.size() : 0; }
-  CatalogEntry entry(size_t index) const { return decoded_->entries[index]; }
+  const CatalogEntry& entry(size_t index) const { return decoded_->entries[index]; }
   // The build record, complete (fields the catalog derives are rebuilt).
   std::string_view build_info() const { return decoded_->build_info; }
   uint32_t zstd_level() const { return zstd_level_; }
@@ -53,13 +57,17 @@ class Catalog {
   std::span<const uint8_t> shared_stream() const { return shared_stream_; }
   std::span<const uint8_t> shared_block() const { return decoded_->shared; }
 
-  // Decodes entry `index` into out[0, uncompressed_size): a representative
-  // is copied from the shared block; a delta frame must match its recorded
-  // check before zstd reads a byte of it, declare exactly the recorded size
-  // (so a damaged frame cannot decompress past it) and fill it. The result
-  // must match the code object's recorded XXH3-64. Errors name the entry.
-  // `out` must hold at least uncompressed_size bytes. Does not allocate.
+  // Decodes entry `index` into out[0, uncompressed_size). A representative
+  // is copied from the shared block (its XXH3-64 was checked when the
+  // catalog was parsed). A delta frame must match its recorded check before
+  // zstd reads a byte of it, declare exactly the recorded size (so a damaged
+  // frame cannot decompress past it) and fill it, and the result must match
+  // the code object's recorded XXH3-64. Errors name the entry. `out` must
+  // hold at least uncompressed_size bytes. Does not allocate.
   Status Decompress(size_t index, std::span<uint8_t> out) const;
+  // The same into `out`, sized to the code object (a representative is
+  // copied in without first zero-filling the buffer).
+  Status DecodeTo(size_t index, std::vector<uint8_t>* out) const;
 
  private:
   struct Decoded {

@@ -61,8 +61,7 @@ Expected<PreparedCodeObject> PrepareCodeObject(const Catalog& catalog,
   if (!selection.ok()) return SelectionError(selection, agent_isas, catalog, product, label);
   const CatalogEntry entry = catalog.entry(selection.entry);
 
-  prepared.image.resize(entry.uncompressed_size);
-  if (Status status = catalog.Decompress(selection.entry, prepared.image); !status)
+  if (Status status = catalog.DecodeTo(selection.entry, &prepared.image); !status)
     return status.error();
   auto header = ReadCodeObjectHeader(prepared.image);
   if (!header) return header.take_error();

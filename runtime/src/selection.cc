@@ -44,9 +44,9 @@ size_t BestCandidate(std::span<const TargetId> agent_isas, size_t isa, const Cat
   size_t best = kNoEntry;
   int best_explicit = -1;
   for (size_t i = 0; i < catalog.size(); ++i) {
-    const CatalogEntry entry = catalog.entry(i);
-    TargetId object;
-    if (ParseTargetId(entry.target_id, &object).error != TargetIdError::kOk) continue;
+    const CatalogEntry& entry = catalog.entry(i);
+    const TargetId& object = entry.target;
+    if (object.processor == nullptr && object.generic == nullptr) continue;
     if (generic ? (agent_generic == nullptr || object.generic != agent_generic)
                 : object.processor != agent.processor) {
       continue;
