@@ -113,26 +113,30 @@ Expected<format::FileHeader> CheckedHeader(std::span<const uint8_t> image) {
   return header;
 }
 
-// One table-of-contents entry, checked against the catalog's bounds.
-Status CheckEntry(const format::FileHeader& header, const format::Entry& e, size_t i) {
+// One table-of-contents entry, checked against the catalog's bounds and the
+// other entries (`all`: every entry of the table).
+Status CheckEntry(const format::FileHeader& header, std::span<const format::Entry> all, size_t i) {
+  const format::Entry& e = all[i];
   const std::string where = "entry " + std::to_string(i);
   if (e.size == 0 || e.size > format::kMaxCodeObjectSize) {
     return Corrupt(where + ": records a code object of " + std::to_string(e.size) + " bytes");
   }
-  if (e.base_size == 0 || e.base_offset < header.metadata_size ||
-      !InBounds(e.base_offset, e.base_size, header.shared_size)) {
-    return Corrupt(where + ": its representative lies outside the shared block");
-  }
-  if (e.frame_size == 0) {
-    if (e.frame_offset != 0 || e.frame_check != 0) return Corrupt(where + ": its frame is empty");
-    if (e.base_size != e.size) {
-      return Corrupt(where + ": a representative of " + std::to_string(e.base_size) +
-                     " bytes cannot be a code object of " + std::to_string(e.size));
+  if (e.reserved != 0) return Corrupt(where + ": has reserved bits set");
+  if (e.representative == i) {
+    if (e.frame_size != 0 || e.frame_xxh3_64 != 0) {
+      return Corrupt(where + ": is a representative with a delta frame");
+    }
+    if (e.offset < header.metadata_size || !InBounds(e.offset, e.size, header.shared_size)) {
+      return Corrupt(where + ": its bytes lie outside the shared block");
     }
     return {};
   }
-  if (e.frame_offset < TocEnd(header) ||
-      !InBounds(e.frame_offset, e.frame_size, header.total_size)) {
+  if (e.representative >= all.size() || all[e.representative].representative != e.representative) {
+    return Corrupt(where + ": names entry " + std::to_string(e.representative) +
+                   " as its representative, which is not one");
+  }
+  if (e.frame_size == 0) return Corrupt(where + ": its frame is empty");
+  if (e.offset < TocEnd(header) || !InBounds(e.offset, e.frame_size, header.total_size)) {
     return Corrupt(where + ": its frame lies outside the catalog");
   }
   return {};
@@ -237,7 +241,9 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
   for (size_t i = 0; i < raw.size(); ++i) {
     std::memcpy(&raw[i], image.data() + sizeof(format::FileHeader) + i * sizeof(format::Entry),
                 sizeof(format::Entry));
-    if (Status status = CheckEntry(header, raw[i], i); !status) return status.take_error();
+  }
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (Status status = CheckEntry(header, raw, i); !status) return status.take_error();
   }
   auto decoded = std::make_shared<Decoded>();  // filled in place: views point into it
   if (Status status = DecodeShared(header, catalog.shared_stream_, &decoded->shared); !status) {
@@ -280,9 +286,11 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
     }
     entry.code_object_version = listed[i][2].get<unsigned>();
     entry.e_flags = listed[i][3].get<uint32_t>();
-    entry.base = std::span<const uint8_t>(shared + e.base_offset, e.base_size);
-    if (e.frame_size != 0) entry.frame = catalog.image_.subspan(e.frame_offset, e.frame_size);
-    entry.frame_check = e.frame_check;
+    const format::Entry& base = raw[e.representative];
+    entry.representative_index = e.representative;
+    entry.base = std::span<const uint8_t>(shared + base.offset, base.size);
+    if (e.representative != i) entry.frame = catalog.image_.subspan(e.offset, e.frame_size);
+    entry.frame_xxh3_64 = e.frame_xxh3_64;
     entry.uncompressed_size = e.size;
     entry.xxh3_64 = e.xxh3_64;
     if (entry.representative()) {
@@ -308,6 +316,10 @@ Expected<Catalog> Catalog::Parse(std::span<const uint8_t> image) {
 }
 
 Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
+  return Decode(index, out, /*check_output=*/true);
+}
+
+Status Catalog::Decode(size_t index, std::span<uint8_t> out, bool check_output) const {
   if (index >= size()) {
     return MakeError(ISAPACK_STATUS_NOT_FOUND, "catalog has no entry " + std::to_string(index));
   }
@@ -327,10 +339,12 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
   // The frame must match its check, declare exactly the recorded size and
   // end exactly where the entry does: no decompression past the buffer, no
   // trailing data.
-  const uint32_t check = static_cast<uint32_t>(XXH3_64bits(e.frame.data(), e.frame.size()));
-  if (check != e.frame_check) {
+  const uint64_t frame_hash = XXH3_64bits(e.frame.data(), e.frame.size());
+  if (frame_hash != e.frame_xxh3_64) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT,
-                     where() + "compressed bytes fail their XXH3-64 check; the data is damaged");
+                     where() + "compressed bytes fail their XXH3-64 check (expected " +
+                         Hex(e.frame_xxh3_64) + ", got " + Hex(frame_hash) +
+                         "); the data is damaged");
   }
   const unsigned long long declared = ZSTD_getFrameContentSize(e.frame.data(), e.frame.size());
   if (declared != e.uncompressed_size) {
@@ -364,6 +378,7 @@ Status Catalog::Decompress(size_t index, std::span<uint8_t> out) const {
                      where() + "decompressed to " + std::to_string(size) + " bytes, expected " +
                          std::to_string(e.uncompressed_size) + "; the data is damaged");
   }
+  if (!check_output) return {};
   const uint64_t hash = XXH3_64bits(out.data(), e.uncompressed_size);
   if (hash != e.xxh3_64) {
     return MakeError(ISAPACK_STATUS_DATA_CORRUPT, where() + "fails its XXH3-64 check (expected " +
@@ -379,7 +394,7 @@ Status Catalog::DecodeTo(size_t index, std::vector<uint8_t>* out) const {
     return {};
   }
   out->resize(index < size() ? entry(index).uncompressed_size : 0);
-  return Decompress(index, *out);
+  return Decode(index, *out, /*check_output=*/false);
 }
 
 Expected<Catalog> FindCatalog(std::span<const uint8_t> image) {

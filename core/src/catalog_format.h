@@ -21,8 +21,10 @@
 // little (gfx941 from gfx940, gfx10-3-generic from gfx10-1-generic). The
 // shared block is decoded once per process; a load then decodes only its own
 // frame (or copies its representative) and checks the code object's hash.
-// The table-of-contents hash covers every byte before toc_end; each frame has
-// its own check, and each code object its XXH3-64.
+// The table-of-contents hash covers every byte before toc_end; each delta
+// frame has its own XXH3-64, checked before zstd reads it, and each code
+// object its XXH3-64 (a representative's is checked when the shared block
+// is decoded; a delta's output by full verification, e.g. `isapack verify`).
 #ifndef ISAPACK_CORE_CATALOG_FORMAT_H_
 #define ISAPACK_CORE_CATALOG_FORMAT_H_
 
@@ -67,13 +69,16 @@ struct FileHeader {
 static_assert(sizeof(FileHeader) == 40);
 
 struct Entry {
-  uint32_t base_offset;  // the representative's raw bytes, within the shared block
-  uint32_t base_size;
-  uint32_t frame_offset;  // the zstd delta frame, from the catalog start; 0 for a representative
-  uint32_t frame_size;    // 0 for a representative (base_size == size then)
-  uint32_t size;          // bytes of the code object
-  uint32_t frame_check;   // low 32 bits of the frame's XXH3-64, checked before zstd reads it
-  uint64_t xxh3_64;       // XXH3-64 of the code object
+  // The entry whose raw bytes are this one's base; itself for a representative.
+  uint16_t representative;
+  uint16_t reserved;  // zero
+  // A representative: its raw bytes, from the start of the shared block.
+  // Any other entry: its zstd delta frame, from the start of the catalog.
+  uint32_t offset;
+  uint32_t frame_size;     // bytes of the delta frame; 0 for a representative
+  uint32_t size;           // bytes of the code object
+  uint64_t frame_xxh3_64;  // XXH3-64 of the delta frame; 0 for a representative
+  uint64_t xxh3_64;        // XXH3-64 of the code object
 };
 static_assert(sizeof(Entry) == 32);
 

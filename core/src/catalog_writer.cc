@@ -148,7 +148,7 @@ std::vector<uint8_t> Layout(const std::vector<CatalogInput>& inputs, const json&
   std::vector<format::Entry> entries(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (plan->representative[i] != i) continue;
-    entries[i].base_offset = static_cast<uint32_t>(shared.size());
+    entries[i].offset = static_cast<uint32_t>(shared.size());
     shared.insert(shared.end(), inputs[i].bytes.begin(), inputs[i].bytes.end());
   }
   if (shared.size() > format::kMaxSharedSize) {
@@ -170,15 +170,14 @@ std::vector<uint8_t> Layout(const std::vector<CatalogInput>& inputs, const json&
   for (size_t i = 0; i < inputs.size(); ++i) {
     format::Entry& e = entries[i];
     const size_t r = plan->representative[i];
-    e.base_offset = entries[r].base_offset;
-    e.base_size = static_cast<uint32_t>(inputs[r].bytes.size());
+    e.representative = static_cast<uint16_t>(r);
     e.size = static_cast<uint32_t>(inputs[i].bytes.size());
     e.xxh3_64 = XXH3_64bits(inputs[i].bytes.data(), inputs[i].bytes.size());
     if (r == i) continue;
     const std::vector<uint8_t>& frame = plan->frames[i];
-    e.frame_offset = static_cast<uint32_t>(out.size());
+    e.offset = static_cast<uint32_t>(out.size());
     e.frame_size = static_cast<uint32_t>(frame.size());
-    e.frame_check = static_cast<uint32_t>(XXH3_64bits(frame.data(), frame.size()));
+    e.frame_xxh3_64 = XXH3_64bits(frame.data(), frame.size());
     out.insert(out.end(), frame.begin(), frame.end());
   }
   if (out.size() > UINT32_MAX) throw std::runtime_error("the catalog would exceed 4 GiB");

@@ -241,30 +241,46 @@ TEST(Catalog, RefusesAnUnknownCodecAndAbsurdSharedSizesBeforeDecoding) {
 TEST(Catalog, RefusesEntriesPointingOutsideTheCatalogOrTheSharedBlock) {
   auto image = Build(Inputs(1, 2));
   format::Entry e = EntryOf(image, 1);
-  e.frame_offset = static_cast<uint32_t>(image.size());
+  e.offset = static_cast<uint32_t>(image.size());
   SetEntry(&image, 1, e);
   EXPECT_EQ(ParseError(image), "catalog: entry 1: its frame lies outside the catalog");
 
   image = Build(Inputs(1, 2));
   e = EntryOf(image, 1);
-  e.frame_offset = sizeof(format::FileHeader);  // inside the table of contents
+  e.offset = sizeof(format::FileHeader);  // inside the table of contents
   SetEntry(&image, 1, e);
   EXPECT_EQ(ParseError(image), "catalog: entry 1: its frame lies outside the catalog");
 
   image = Build(Inputs(1, 2));
   e = EntryOf(image, 0);
-  e.base_offset = 0;  // the metadata is not a code object
+  e.offset = 0;  // the metadata is not a code object
   SetEntry(&image, 0, e);
-  EXPECT_EQ(ParseError(image),
-            "catalog: entry 0: its representative lies outside the shared block");
+  EXPECT_EQ(ParseError(image), "catalog: entry 0: its bytes lie outside the shared block");
 
   image = Build(Inputs(1, 2));
   e = EntryOf(image, 0);
-  e.size -= 1;
+  e.size += 1 << 20;  // past the end of the shared block
   SetEntry(&image, 0, e);
-  EXPECT_EQ(ParseError(image), "catalog: entry 0: a representative of " +
-                                   std::to_string(e.size + 1) +
-                                   " bytes cannot be a code object of " + std::to_string(e.size));
+  EXPECT_EQ(ParseError(image), "catalog: entry 0: its bytes lie outside the shared block");
+
+  // A delta whose representative is itself a delta, or no entry at all.
+  image = Build(Inputs(1, 3));
+  e = EntryOf(image, 2);
+  e.representative = 1;
+  SetEntry(&image, 2, e);
+  EXPECT_EQ(ParseError(image),
+            "catalog: entry 2: names entry 1 as its representative, which is not one");
+  e.representative = 7;
+  SetEntry(&image, 2, e);
+  EXPECT_EQ(ParseError(image),
+            "catalog: entry 2: names entry 7 as its representative, which is not one");
+
+  // A representative that claims a frame.
+  image = Build(Inputs(1, 2));
+  e = EntryOf(image, 0);
+  e.frame_size = 10;
+  SetEntry(&image, 0, e);
+  EXPECT_EQ(ParseError(image), "catalog: entry 0: is a representative with a delta frame");
 }
 
 TEST(Catalog, RefusesAbsurdSizesBeforeDecompressing) {
@@ -305,31 +321,54 @@ TEST(Catalog, RefusesARepresentativeWhoseBytesFailTheirHash) {
   EXPECT_NE(error.find("; the data is damaged"), std::string::npos) << error;
 }
 
-TEST(Catalog, DetectsAWrongHashOfADelta) {
-  for (size_t index : {1u}) {
-    auto image = Build(Inputs(1, 2));
-    format::Entry e = EntryOf(image, index);
-    e.xxh3_64 ^= 1;
-    SetEntry(&image, index, e);
-    const Status status = DecompressStatus(image, index);
-    ASSERT_FALSE(status);
-    EXPECT_EQ(status.error().message.rfind("catalog entry " + std::to_string(index) + " (gfx110" +
-                                               std::to_string(index) + "): fails its XXH3-64 check",
-                                           0),
-              0u)
-        << status.error().message;
-  }
+TEST(Catalog, FullVerificationChecksADeltasOutputAndTheLoadPathItsFrame) {
+  // The recorded hash of a delta's code object is wrong: full verification
+  // (Decompress) refuses it; the load path (DecodeTo) relies on the frame's
+  // hash and the representative's, which hold.
+  auto image = Build(Inputs(1, 2));
+  format::Entry e = EntryOf(image, 1);
+  e.xxh3_64 ^= 1;
+  SetEntry(&image, 1, e);
+  const Status status = DecompressStatus(image, 1);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message.rfind("catalog entry 1 (gfx1101): fails its XXH3-64 check", 0),
+            0u)
+      << status.error().message;
+  auto catalog = Catalog::Parse(image);
+  ASSERT_TRUE(catalog);
+  std::vector<uint8_t> loaded;
+  ASSERT_TRUE(catalog->DecodeTo(1, &loaded));
+  EXPECT_EQ(loaded, Inputs(1, 2)[1].bytes);
+
+  // A wrong frame hash stops both before zstd reads the frame.
+  image = Build(Inputs(1, 2));
+  e = EntryOf(image, 1);
+  e.frame_xxh3_64 ^= 1;
+  SetEntry(&image, 1, e);
+  catalog = Catalog::Parse(image);
+  ASSERT_TRUE(catalog);
+  const Status load = catalog->DecodeTo(1, &loaded);
+  ASSERT_FALSE(load);
+  EXPECT_EQ(
+      load.error().message.rfind(
+          "catalog entry 1 (gfx1101): compressed bytes fail their XXH3-64 check (expected 0x", 0),
+      0u)
+      << load.error().message;
+  EXPECT_FALSE(DecompressStatus(image, 1));
 }
 
 TEST(Catalog, DetectsADamagedDeltaFrameBeforeZstdReadsIt) {
   auto image = Build(Inputs(1, 2));
   const format::Entry e = EntryOf(image, 1);
-  image[e.frame_offset + e.frame_size / 2] ^= 0x08;  // frames are outside the hashed table
+  image[e.offset + e.frame_size / 2] ^= 0x08;  // frames are outside the hashed table
   const Status status = DecompressStatus(image, 1);
   ASSERT_FALSE(status);
-  EXPECT_EQ(status.error().message,
-            "catalog entry 1 (gfx1101): compressed bytes fail their XXH3-64 check; the data is "
-            "damaged");
+  EXPECT_EQ(
+      status.error().message.rfind(
+          "catalog entry 1 (gfx1101): compressed bytes fail their XXH3-64 check (expected 0x", 0),
+      0u)
+      << status.error().message;
+  EXPECT_NE(status.error().message.find("); the data is damaged"), std::string::npos);
 }
 
 TEST(Catalog, RequiresABufferOfTheRecordedSize) {
