@@ -6,7 +6,7 @@
 #                   clang-N on PATH (Debian's spelling), then clang
 #   ISAPACK_LLD     ld.lld of the same LLVM; default: ld.lld-N, then ld.lld
 # Set in the caller by isapack_toolchain_setup():
-#   ISAPACK_LLVM_LINK, ISAPACK_LLVM_OBJCOPY, ISAPACK_LLVM_READELF
+#   ISAPACK_LLVM_LINK, ISAPACK_LLVM_OBJCOPY, ISAPACK_LLVM_READELF, ISAPACK_LLVM_NM
 #                                            tools of the same LLVM major
 #   ISAPACK_CLANG_VERSION                    e.g. 19.1.7
 #   ISAPACK_CLANG_MAJOR                      e.g. 19
@@ -117,6 +117,8 @@ function(isapack_toolchain_setup)
   _isapack_find_versioned_tool(ISAPACK_LLVM_LINK llvm-link ${_major} "llvm-link of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_OBJCOPY llvm-objcopy ${_major} "llvm-objcopy of the device clang's LLVM")
   _isapack_find_versioned_tool(ISAPACK_LLVM_READELF llvm-readelf ${_major} "llvm-readelf of the device clang's LLVM")
+  # Benchmarks only: what the runtime library is made of.
+  _isapack_find_versioned_tool(ISAPACK_LLVM_NM llvm-nm ${_major} "llvm-nm of the device clang's LLVM (benchmarks)")
   # Tests and benchmarks only: HIP's bundler, to compare with and to inspect.
   _isapack_find_versioned_tool(ISAPACK_CLANG_OFFLOAD_BUNDLER clang-offload-bundler ${_major}
     "clang-offload-bundler of the device clang's LLVM (tests and benchmarks)")

@@ -33,6 +33,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -51,6 +52,7 @@ struct Options {
   std::string library_without_catalog;
   std::string catalog_report;
   std::string objcopy;
+  std::string nm;
   std::string output;
   std::string runtime_deb;
   bool check = false;
@@ -347,6 +349,76 @@ std::string CatalogLine(const std::string& catalog_report, json& report) {
          "-byte build record (isapack-targets.json) compressed inside";
 }
 
+// What the runtime library (without a catalog) is made of: the bytes of its
+// defined symbols by owner (a library such as nlohmann-json, the standard
+// library's templates, isapack's classes and free functions, the C API), and
+// its largest symbols.
+std::string CompositionLines(const Options& options, json& report) {
+  std::string listing;
+  if (RunCommand({options.nm, "--demangle", "--size-sort", "--print-size", "--defined-only",
+                  options.library_without_catalog},
+                 &listing) != 0) {
+    Die(options.nm + " cannot list the symbols of " + options.library_without_catalog);
+  }
+  std::map<std::string, uint64_t> owners;
+  std::vector<std::pair<uint64_t, std::string>> symbols;
+  uint64_t total = 0;
+  size_t at = 0;
+  while (at < listing.size()) {
+    const size_t end = std::min(listing.find('\n', at), listing.size());
+    const std::string line = listing.substr(at, end - at);
+    at = end + 1;
+    // "<address> <size> <type> <name>"
+    const size_t first = line.find(' ');
+    const size_t second = first == std::string::npos ? first : line.find(' ', first + 1);
+    const size_t third = second == std::string::npos ? second : line.find(' ', second + 1);
+    if (third == std::string::npos) continue;
+    uint64_t size = 0;
+    const auto parsed = std::from_chars(line.data() + first + 1, line.data() + second, size, 16);
+    if (parsed.ec != std::errc()) continue;
+    const std::string name = line.substr(third + 1);
+    std::string owner;
+    if (name.find("nlohmann") != std::string::npos) {
+      owner = "nlohmann-json";
+    } else if (name.rfind("std::", 0) == 0 || name.rfind("void std::", 0) == 0) {
+      owner = "C++ standard library templates";
+    } else if (name.rfind("isapack_", 0) == 0) {
+      owner = "C API (isapack_*)";
+    } else if (name.rfind("isapack::", 0) == 0) {
+      const size_t stop = name.find_first_of(":(<[", 9);
+      owner = "isapack::" + name.substr(9, stop == std::string::npos ? stop : stop - 9);
+      if (owner == "isapack::") owner = "isapack internals (anonymous namespaces)";
+    } else {
+      owner = "other";
+    }
+    owners[owner] += size;
+    total += size;
+    symbols.emplace_back(size, name);
+  }
+  std::vector<std::pair<uint64_t, std::string>> ranked;
+  for (const auto& [owner, size] : owners) ranked.emplace_back(size, owner);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::sort(symbols.rbegin(), symbols.rend());
+  json by_owner = json::object();
+  std::string lines =
+      "libisapack without a catalog, " + Group(total) + " bytes of defined symbols, by owner:";
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    by_owner[ranked[i].second] = ranked[i].first;
+    if (i < 8) lines += (i == 0 ? " " : ", ") + ranked[i].second + " " + Group(ranked[i].first);
+  }
+  lines += "\n  largest symbols:";
+  json largest = json::array();
+  for (size_t i = 0; i < symbols.size() && i < 5; ++i) {
+    const std::string name = symbols[i].second.substr(0, 60);
+    largest.push_back({{"name", symbols[i].second}, {"bytes", symbols[i].first}});
+    lines += (i == 0 ? " " : "; ") + name + " " + Group(symbols[i].first);
+  }
+  report["library"]["symbol_bytes"] = total;
+  report["library"]["symbol_bytes_by_owner"] = std::move(by_owner);
+  report["library"]["largest_symbols"] = std::move(largest);
+  return lines;
+}
+
 std::string PackageLine(const std::string& deb, json& report) {
   if (deb.empty()) return "runtime package: not built (scripts/run-benchmarks builds it)";
   std::string installed;
@@ -383,6 +455,7 @@ int Report(const Options& options) {
     if (set.name == "all") all_summary = AllSummary(sizes);
   }
   const std::string library_line = LibraryLine(options, report);
+  const std::string composition_lines = CompositionLines(options, report);
   const std::string catalog_line = CatalogLine(options.catalog_report, report);
   const std::string package_line = PackageLine(options.runtime_deb, report);
 
@@ -405,6 +478,7 @@ int Report(const Options& options) {
                "table of contents and the set's build record\n"
             << lines << all_summary << "\n"
             << library_line << "\n"
+            << composition_lines << "\n"
             << catalog_line << "\n"
             << package_line << "\n"
             << "JSON: " << options.output << "\n";
@@ -424,6 +498,7 @@ int main(int argc, char** argv) {
   app.add_option("--catalog-report", options.catalog_report, "this build's catalog-report.json")
       ->required();
   app.add_option("--objcopy", options.objcopy, "llvm-objcopy, to strip the libraries")->required();
+  app.add_option("--nm", options.nm, "llvm-nm, for what the library is made of")->required();
   app.add_option("--output", options.output, "the JSON report to write")->required();
   app.add_option("--runtime-deb", options.runtime_deb,
                  "the runtime .deb (default: $ISAPACK_BENCH_RUNTIME_DEB)");
