@@ -41,7 +41,10 @@ std::vector<std::vector<uint8_t>> DecompressAll(const Catalog& catalog) {
   std::vector<std::vector<uint8_t>> objects;
   for (size_t i = 0; i < catalog.size(); ++i) {
     std::vector<uint8_t> out(catalog.entry(i).uncompressed_size);
-    if (!catalog.Decompress(i, out)) return {};
+    if (Status status = catalog.Decompress(i, out); !status) {
+      ADD_FAILURE() << status.error().message;
+      return {};
+    }
     objects.push_back(std::move(out));
   }
   return objects;
